@@ -1,0 +1,11 @@
+"""The stock Celery bootstrap: settings from Django (CELERY_*), tasks autodiscovered."""
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("omniforge")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

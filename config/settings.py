@@ -1,0 +1,248 @@
+"""Settings for the OmniForge conversation layer, driven by environment variables.
+
+Zero configuration gives the embedded mode: SQLite, the in-memory channel layer, eager Celery
+tasks, a local-memory cache and the offline intent classifier. Each variable is documented in
+../shared/CONTRACT.md and the README.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def env_str(name: str, default: str = "") -> str:
+    return os.environ.get(name, default)
+
+
+def env_bool(name: str, default: bool) -> bool:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    value = raw.strip().lower()
+    if value in {"1", "true", "yes", "on"}:
+        return True
+    if value in {"0", "false", "no", "off"}:
+        return False
+    raise ImproperlyConfigured(f"{name} must be a boolean (true/false), got {raw!r}")
+
+
+def env_int(name: str, default: int, *, minimum: int = 0) -> int:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer, got {raw!r}") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def env_float(name: str, default: float, *, minimum: float = 0.0) -> float:
+    raw = os.environ.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a number, got {raw!r}") from None
+    if value < minimum:
+        raise ImproperlyConfigured(f"{name} must be at least {minimum}, got {value}")
+    return value
+
+
+def env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in env_str(name, default).split(",") if item.strip()]
+
+
+DEBUG = env_bool("DEBUG", default=True)
+SECRET_KEY = env_str("SECRET_KEY")
+if not SECRET_KEY:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off")
+    SECRET_KEY = "dev-insecure-secret-key-do-not-use-in-production"  # noqa: S105
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver" if DEBUG else "")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "daphne",
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "channels",
+    "conversations",
+    "intents",
+    "skill_sessions",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "config.urls"
+ASGI_APPLICATION = "config.asgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database ---------------------------------------------------------------------------------
+
+DATABASE_URL = env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}")
+_default_db: dict[str, Any] = dict(dj_database_url.parse(DATABASE_URL, conn_max_age=0))
+if _default_db["ENGINE"] == "django.db.backends.sqlite3":
+    # WAL lets readers run beside one writer; synchronous=NORMAL drops the per-commit fsync
+    # (durable at checkpoints, safe with WAL). IMMEDIATE transactions take the write lock at
+    # BEGIN, so writers from several processes queue on the busy timeout instead of failing
+    # with "database is locked" when a deferred read transaction tries to upgrade.
+    _default_db["OPTIONS"] = {
+        "init_command": ("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"),
+        "transaction_mode": "IMMEDIATE",
+        "timeout": env_int("SQLITE_BUSY_TIMEOUT_S", 20, minimum=1),
+    }
+    # A file, not :memory:, so that the multi-process tests can open the test database too.
+    _default_db["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+else:
+    _default_db["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
+    _default_db["CONN_HEALTH_CHECKS"] = True
+DATABASES = {"default": _default_db}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: channel layer, broker, cache ------------------------------------------------------
+
+REDIS_URL = env_str("REDIS_URL")
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [REDIS_URL]},
+        }
+    }
+    CACHES = {
+        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_RESULT_BACKEND = None
+# Without a broker, tasks run in the caller's process as they are enqueued.
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = False
+CELERY_TASK_ACKS_LATE = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# One place for every periodic task; each entry says when it runs.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+
+# --- Auth, API --------------------------------------------------------------------------------
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+]
+LOGIN_URL = "/admin/login/"
+
+REST_FRAMEWORK = {
+    # Token first: its WWW-Authenticate header makes anonymous requests a 401, not a 403.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["conversations.permissions.IsTenantMember"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
+    + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"user": env_str("API_THROTTLE_RATE", "1200/min")},
+    "EXCEPTION_HANDLER": "conversations.api.exception_handler",
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "OmniForge conversation API",
+    "DESCRIPTION": "Conversations, messages, chat turns, intents and agents, scoped to a tenant.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+}
+
+# --- Product settings -------------------------------------------------------------------------
+
+OMNIFORGE_INTENT_MODEL = env_str("OMNIFORGE_INTENT_MODEL", "gpt-4o-mini")
+OMNIFORGE_INTENT_API_BASE = env_str("OMNIFORGE_INTENT_API_BASE")
+OMNIFORGE_INTENT_TIMEOUT_S = env_float("OMNIFORGE_INTENT_TIMEOUT_S", 3.0, minimum=0.05)
+OMNIFORGE_INTENT_MAX_RETRIES = env_int("OMNIFORGE_INTENT_MAX_RETRIES", 2)
+OMNIFORGE_CONTEXT_TOKEN_BUDGET = env_int("OMNIFORGE_CONTEXT_TOKEN_BUDGET", 2000, minimum=1)
+OMNIFORGE_CONTEXT_MAX_MESSAGES = env_int("OMNIFORGE_CONTEXT_MAX_MESSAGES", 20, minimum=1)
+OMNIFORGE_ENCRYPTION_KEYS = env_list("OMNIFORGE_ENCRYPTION_KEYS")
+OMNIFORGE_MESSAGE_MAX_CHARS = env_int("OMNIFORGE_MESSAGE_MAX_CHARS", 16000, minimum=1)
+
+# tiktoken downloads its encodings unless pointed at a cache; litellm ships cl100k_base.
+# find_spec locates the package without importing it (the import costs seconds).
+if "TIKTOKEN_CACHE_DIR" not in os.environ:
+    _litellm_spec = importlib.util.find_spec("litellm")
+    if _litellm_spec and _litellm_spec.submodule_search_locations:
+        os.environ["TIKTOKEN_CACHE_DIR"] = str(
+            Path(next(iter(_litellm_spec.submodule_search_locations)))
+            / "litellm_core_utils"
+            / "tokenizers"
+        )
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+# --- i18n, static, logging --------------------------------------------------------------------
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+
+SESSION_COOKIE_SECURE = not DEBUG
+CSRF_COOKIE_SECURE = not DEBUG
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},
+        "httpx": {"level": "WARNING"},
+        "LiteLLM": {"level": "WARNING"},
+    },
+}

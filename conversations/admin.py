@@ -1,0 +1,266 @@
+"""The Django admin as the audit and operations console.
+
+Superusers see every tenant; a tenant admin (staff with the admin role) sees only their own
+tenant's rows, list filters and counts included. Conversations and messages are read-only here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import admin
+from django.core.paginator import Paginator
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.urls import reverse
+from django.utils.functional import cached_property
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+
+from conversations.models import Agent, Conversation, Membership, Message, Tenant, TranscriptView
+from conversations.permissions import membership_of
+from conversations.tenancy import TenantQuerySet
+from conversations.tenant_services import transcript_view_record
+
+TRANSCRIPT_LIMIT = 200
+COUNT_CAP = 10_000
+
+
+def tenant_of_admin(request: HttpRequest) -> Tenant | None:
+    """The tenant a tenant admin may see; None for superusers and for everyone else."""
+    membership = membership_of(request.user)
+    if membership is not None and membership.is_admin and request.user.is_staff:
+        return membership.tenant
+    return None
+
+
+def is_tenant_admin(request: HttpRequest) -> bool:
+    return tenant_of_admin(request) is not None
+
+
+class CappedCountPaginator(Paginator):
+    """Counts at most COUNT_CAP rows: a full COUNT(*) over millions of messages is the slow part."""
+
+    @cached_property
+    def count(self) -> int:
+        return int(self.object_list.order_by()[: COUNT_CAP + 1].count())  # type: ignore[attr-defined]
+
+
+class TenantScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Scopes every queryset to the viewer's tenant; tenant admins may view, not change."""
+
+    tenant_field = "tenant"
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Any]:
+        qs = super().get_queryset(request)
+        if request.user.is_superuser:
+            # cross-tenant: superusers audit every tenant.
+            return qs.cross_tenant() if isinstance(qs, TenantQuerySet) else qs
+        tenant = tenant_of_admin(request)
+        if tenant is None:
+            return qs.none()
+        if isinstance(qs, TenantQuerySet):
+            return qs.for_tenant(tenant)
+        return qs.filter(**{self.tenant_field: tenant})
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return request.user.is_superuser or is_tenant_admin(request)
+
+    def has_view_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return request.user.is_superuser or is_tenant_admin(request)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return bool(request.user.is_superuser)
+
+
+@admin.register(Tenant)
+class TenantAdmin(TenantScopedAdmin):
+    tenant_field = "pk"
+    list_display = ("slug", "name", "created_at")
+    search_fields = ("slug", "name")
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return bool(request.user.is_superuser)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return bool(request.user.is_superuser)
+
+
+@admin.register(Membership)
+class MembershipAdmin(TenantScopedAdmin):
+    list_display = ("user", "tenant", "role", "created_at")
+    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "role")
+    list_select_related = ("user", "tenant")
+    search_fields = ("user__username",)
+
+
+@admin.register(Agent)
+class AgentAdmin(TenantScopedAdmin):
+    list_display = ("name", "tenant", "description", "created_at")
+    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
+    list_select_related = ("tenant",)
+    search_fields = ("name", "description")
+    readonly_fields = ("id", "tenant", "name", "description", "config", "created_by", "created_at")
+
+
+@admin.register(Conversation)
+class ConversationAdmin(TenantScopedAdmin):
+    list_display = ("id", "title", "tenant", "user", "message_count", "updated_at")
+    list_filter = (
+        ("tenant", admin.RelatedOnlyFieldListFilter),
+        ("user", admin.RelatedOnlyFieldListFilter),
+    )
+    list_select_related = ("tenant", "user")
+    date_hierarchy = "created_at"
+    search_fields = ("title", "=id", "user__username")
+    ordering = ("-updated_at",)
+    show_full_result_count = False
+    paginator = CappedCountPaginator
+    fields = (
+        "id", "tenant", "user", "title", "message_count", "created_at", "updated_at",
+        "metadata", "transcript",
+    )  # fmt: skip
+    readonly_fields = fields
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        response = super().change_view(request, object_id, form_url, extra_context)
+        if request.method == "GET" and response.status_code == 200:
+            conversation = self.get_object(request, object_id)
+            if conversation is not None:
+                transcript_view_record(conversation=conversation, viewer=request.user)
+        return response
+
+    @admin.display(description="Transcript")
+    def transcript(self, obj: Conversation) -> SafeString:
+        messages = list(obj.messages.order_by("-seq")[:TRANSCRIPT_LIMIT])
+        messages.reverse()
+        rows = format_html_join(
+            "",
+            '<tr><td>{}</td><td>{}</td><td style="white-space:pre-wrap">{}</td><td>{}</td>'
+            "<td>{}</td></tr>",
+            (
+                (
+                    m.seq,
+                    m.role,
+                    m.content,
+                    (m.metadata.get("intent") or {}).get("action_type", ""),
+                    (m.metadata.get("intent") or {}).get("method", ""),
+                )
+                for m in messages
+            ),
+        )
+        note = ""
+        if obj.message_count > len(messages):
+            url = (
+                reverse("admin:conversations_message_changelist")
+                + f"?conversation__id__exact={obj.id}"
+            )
+            note = format_html(
+                '<p>Showing the last {} of {} messages. <a href="{}">All messages</a></p>',
+                len(messages),
+                obj.message_count,
+                url,
+            )
+        return format_html(
+            "{}<table><thead><tr><th>#</th><th>Role</th><th>Content</th><th>Intent</th>"
+            "<th>Method</th></tr></thead><tbody>{}</tbody></table>",
+            note,
+            rows,
+        )
+
+
+class IntentFilter(admin.SimpleListFilter):
+    """Filters assistant messages on a key of the intent stored with them."""
+
+    key = ""
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        return []
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
+        if self.value():
+            return queryset.filter(**{f"metadata__intent__{self.key}": self.value()})
+        return queryset
+
+
+class ActionTypeFilter(IntentFilter):
+    title = "action type"
+    parameter_name = "action_type"
+    key = "action_type"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        from intents.types import ActionType
+
+        return [(a.value, a.value) for a in ActionType]
+
+
+class MethodFilter(IntentFilter):
+    title = "intent method"
+    parameter_name = "method"
+    key = "method"
+
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
+        from intents.types import Method
+
+        return [(m.value, m.value) for m in Method]
+
+
+@admin.register(Message)
+class MessageAdmin(TenantScopedAdmin):
+    list_display = (
+        "conversation",
+        "seq",
+        "role",
+        "short_content",
+        "action_type",
+        "tenant",
+        "created_at",
+    )
+    list_filter = (
+        ("tenant", admin.RelatedOnlyFieldListFilter),
+        "role",
+        ActionTypeFilter,
+        MethodFilter,
+    )
+    list_select_related = ("tenant", "conversation")
+    search_fields = ("=conversation__id", "=id")
+    ordering = ("-created_at",)
+    show_full_result_count = False
+    paginator = CappedCountPaginator
+    fields = (
+        "id", "tenant", "conversation", "seq", "role", "content", "token_count", "metadata",
+        "client_message_id", "created_at",
+    )  # fmt: skip
+    readonly_fields = fields
+
+    @admin.display(description="Content")
+    def short_content(self, obj: Message) -> str:
+        return obj.content if len(obj.content) <= 80 else obj.content[:79] + "…"
+
+    @admin.display(description="Action")
+    def action_type(self, obj: Message) -> str:
+        return str((obj.metadata.get("intent") or {}).get("action_type", ""))
+
+
+@admin.register(TranscriptView)
+class TranscriptViewAdmin(TenantScopedAdmin):
+    list_display = ("viewed_at", "viewer_username", "conversation_id", "tenant")
+    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
+    list_select_related = ("tenant",)
+    search_fields = ("viewer_username", "=conversation_id")
+    date_hierarchy = "viewed_at"
+
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return False

@@ -1,0 +1,30 @@
+"""How errors look at the HTTP door."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ObjectDoesNotExist
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404
+from rest_framework import exceptions
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """DRF's handler, plus the domain exceptions services raise.
+
+    ``DoesNotExist`` from a tenant-checked lookup is a 404 (another tenant's object does not
+    exist for the caller), and a Django ``ValidationError`` is a 400 with its messages.
+    """
+    if isinstance(exc, ObjectDoesNotExist | Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, DjangoValidationError):
+        detail: Any
+        if hasattr(exc, "error_dict"):
+            detail = {field: [str(m) for m in errs] for field, errs in exc.message_dict.items()}
+        else:
+            detail = {"detail": " ".join(str(m) for m in exc.messages)}
+        exc = exceptions.ValidationError(detail)
+    return drf_exception_handler(exc, context)

@@ -1,0 +1,21 @@
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from conversations.tenant_services import token_issue
+
+
+class Command(BaseCommand):
+    help = "Print the user's API token (created on first use), alone on one line."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("username")
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        user = get_user_model().objects.filter(username=options["username"]).first()
+        if user is None:
+            raise CommandError(f"no user {options['username']!r}")
+        self.stdout.write(token_issue(user=user))

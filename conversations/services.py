@@ -1,0 +1,301 @@
+"""Writes and reads of conversations and messages; every entry point is tenant-checked.
+
+The HTTP views, the WebSocket consumer and the chat service call these and nothing below them.
+Async callers use the ``a``-prefixed twins, which run the same code in Django's sync thread.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from asgiref.sync import sync_to_async
+from django.contrib.auth.models import AbstractBaseUser
+from django.core.exceptions import ValidationError
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from conversations.models import Conversation, Message, Tenant
+from conversations.tokens import count_tokens
+
+TITLE_MAX_CHARS = 60
+
+
+@dataclass(frozen=True)
+class ConversationPage:
+    items: list[Conversation]
+    next_cursor: str | None
+    previous_cursor: str | None
+
+
+@dataclass(frozen=True)
+class MessagePage:
+    items: list[Message]  # oldest first
+    has_older: bool
+    has_newer: bool
+
+
+@dataclass(frozen=True)
+class AddedMessage:
+    message: Message
+    created: bool  # False when client_message_id named a message stored earlier
+
+
+class _AlreadyStored(Exception):
+    def __init__(self, message: Message) -> None:
+        self.message = message
+
+
+def title_from_text(text: str) -> str:
+    line = " ".join(text.split())
+    if len(line) <= TITLE_MAX_CHARS:
+        return line
+    return line[: TITLE_MAX_CHARS - 1].rsplit(" ", 1)[0].rstrip(" ,.;:") + "…"
+
+
+# --- Conversations ---------------------------------------------------------------------------
+
+
+def conversation_create(
+    *,
+    tenant: Tenant,
+    user: AbstractBaseUser,
+    title: str = "",
+    metadata: dict[str, Any] | None = None,
+) -> Conversation:
+    now = timezone.now()
+    return Conversation.objects.create(
+        tenant=tenant,
+        user=user,
+        title=title.strip(),
+        metadata=metadata or {},
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def conversation_get(
+    *, tenant: Tenant, user: AbstractBaseUser, conversation_id: str
+) -> Conversation:
+    """The caller's conversation; ``Conversation.DoesNotExist`` for anyone else's (a 404)."""
+    return Conversation.objects.for_tenant(tenant).get(id=str(conversation_id), user=user)
+
+
+def _encode_cursor(conversation: Conversation, *, backwards: bool) -> str:
+    raw = json.dumps(
+        {"u": conversation.updated_at.isoformat(), "i": conversation.id, "b": backwards}
+    )
+    return base64.urlsafe_b64encode(raw.encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> tuple[datetime, str, bool]:
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        data = json.loads(raw)
+        updated_at = datetime.fromisoformat(data["u"])
+        if updated_at.tzinfo is None:
+            raise ValueError("naive timestamp")
+        return updated_at, str(data["i"]), bool(data["b"])
+    except (ValueError, KeyError, TypeError, binascii.Error, UnicodeDecodeError):
+        raise ValidationError("Invalid cursor.", code="invalid_cursor") from None
+
+
+def conversation_list(
+    *, tenant: Tenant, user: AbstractBaseUser, limit: int = 50, cursor: str | None = None
+) -> ConversationPage:
+    """One page of the user's conversations, most recent activity first.
+
+    Keyset pagination on ``(updated_at, id)``: pages stay stable while conversations are
+    written to, and page N costs the same as page 1.
+    """
+    qs = Conversation.objects.for_tenant(tenant).filter(user=user)
+    backwards = False
+    if cursor:
+        updated_at, last_id, backwards = _decode_cursor(cursor)
+        if backwards:
+            qs = qs.filter(
+                Q(updated_at__gt=updated_at) | Q(updated_at=updated_at, id__gt=last_id)
+            ).order_by("updated_at", "id")
+        else:
+            qs = qs.filter(Q(updated_at__lt=updated_at) | Q(updated_at=updated_at, id__lt=last_id))
+    if not backwards:
+        qs = qs.order_by("-updated_at", "-id")
+    rows = list(qs[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    if backwards:
+        rows.reverse()
+        has_newer, has_older = more, True
+    else:
+        has_newer, has_older = cursor is not None, more
+    return ConversationPage(
+        items=rows,
+        next_cursor=_encode_cursor(rows[-1], backwards=False) if rows and has_older else None,
+        previous_cursor=_encode_cursor(rows[0], backwards=True) if rows and has_newer else None,
+    )
+
+
+def conversation_update(
+    *,
+    conversation: Conversation,
+    title: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> Conversation:
+    fields = ["updated_at"]
+    if title is not None:
+        conversation.title = title.strip()
+        fields.append("title")
+    if metadata is not None:
+        conversation.metadata = metadata
+        fields.append("metadata")
+    conversation.updated_at = timezone.now()
+    conversation.save(update_fields=fields)
+    return conversation
+
+
+def conversation_delete(*, conversation: Conversation) -> None:
+    conversation.delete()
+
+
+# --- Messages --------------------------------------------------------------------------------
+
+
+def _next_seq(conversation: Conversation, *, now: datetime, title: str) -> int:
+    """Bump the conversation's counter and return the new value, in one statement.
+
+    The UPDATE takes the row's write lock (PostgreSQL) or runs inside the IMMEDIATE
+    transaction's database lock (SQLite) until commit, so concurrent appenders to one
+    conversation queue here and each gets the next number: no gaps, no duplicates.
+    RETURNING saves the second round trip a read-back would cost on every message.
+    """
+    qn = connection.ops.quote_name
+    # Only identifiers from our own model metadata are interpolated; values are parameters.
+    sql = (
+        f"UPDATE {qn(Conversation._meta.db_table)} "  # noqa: S608
+        f"SET {qn('message_count')} = {qn('message_count')} + 1, {qn('updated_at')} = %s, "
+        f"{qn('title')} = CASE WHEN {qn('title')} = '' THEN %s ELSE {qn('title')} END "
+        f"WHERE {qn('id')} = %s AND {qn('tenant_id')} = %s "
+        f"RETURNING {qn('message_count')}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [now, title, conversation.id, conversation.tenant_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Conversation.DoesNotExist("The conversation was deleted.")
+    return int(row[0])
+
+
+def message_add(
+    *,
+    conversation: Conversation,
+    role: str,
+    content: str,
+    metadata: dict[str, Any] | None = None,
+    client_message_id: str | None = None,
+) -> AddedMessage:
+    """Append a message: the next sequence number, the conversation's counters, in one commit.
+
+    With ``client_message_id`` the append is idempotent: a key the conversation already has
+    returns the stored message (``created=False``) and changes nothing.
+    """
+    if role not in Message.Role.values:
+        raise ValidationError(f"Unknown role {role!r}.", code="invalid_role")
+    tokens = count_tokens(content)
+    now = timezone.now()
+    auto_title = title_from_text(content) if role == Message.Role.USER else ""
+    try:
+        with transaction.atomic():
+            seq = _next_seq(conversation, now=now, title=auto_title)
+            if client_message_id is not None:
+                # Checked after the counter's lock is held, so a concurrent twin has committed.
+                existing = conversation.messages.filter(client_message_id=client_message_id).first()
+                if existing is not None:
+                    raise _AlreadyStored(existing)  # rolls the counter back
+            message = Message.objects.create(
+                tenant_id=conversation.tenant_id,
+                conversation=conversation,
+                seq=seq,
+                role=role,
+                content=content,
+                token_count=tokens,
+                metadata=metadata or {},
+                client_message_id=client_message_id,
+                created_at=now,
+            )
+    except _AlreadyStored as dup:
+        return AddedMessage(message=dup.message, created=False)
+    except IntegrityError:
+        if client_message_id is None:
+            raise
+        # A twin with the same key won the race on a backend without the lock above.
+        existing = conversation.messages.get(client_message_id=client_message_id)
+        return AddedMessage(message=existing, created=False)
+    conversation.message_count = seq
+    conversation.updated_at = now
+    if auto_title and not conversation.title:
+        conversation.title = auto_title
+    return AddedMessage(message=message, created=True)
+
+
+def message_get(*, conversation: Conversation, message_id: str) -> Message:
+    return conversation.messages.get(id=str(message_id))
+
+
+def message_recent(*, conversation: Conversation, limit: int = 20) -> list[Message]:
+    """The last ``limit`` messages, oldest first."""
+    rows = list(conversation.messages.order_by("-seq")[:limit])
+    rows.reverse()
+    return rows
+
+
+def message_page(
+    *,
+    conversation: Conversation,
+    limit: int = 50,
+    before: str | None = None,
+    after: str | None = None,
+) -> MessagePage:
+    """``limit`` messages just before ``before`` (or just after ``after``, or the newest).
+
+    Cursors are message ids of this conversation; any other id is a validation error.
+    """
+    qs = conversation.messages.all()
+
+    def seq_of(message_id: str) -> int:
+        seq = qs.filter(id=str(message_id)).values_list("seq", flat=True).first()
+        if seq is None:
+            raise ValidationError("Unknown message cursor.", code="invalid_cursor")
+        return seq
+
+    if after is not None:
+        rows = list(qs.filter(seq__gt=seq_of(after)).order_by("seq")[: limit + 1])
+        has_newer = len(rows) > limit
+        rows = rows[:limit]
+        return MessagePage(items=rows, has_older=True, has_newer=has_newer)
+    if before is not None:
+        qs = qs.filter(seq__lt=seq_of(before))
+    rows = list(qs.order_by("-seq")[: limit + 1])
+    has_older = len(rows) > limit
+    rows = rows[:limit]
+    rows.reverse()
+    return MessagePage(items=rows, has_older=has_older, has_newer=before is not None)
+
+
+def message_all(*, conversation: Conversation) -> list[Message]:
+    return list(conversation.messages.order_by("seq"))
+
+
+# Async entry points for consumers and the chat service: the same code on Django's sync thread.
+aconversation_create = sync_to_async(conversation_create)
+aconversation_get = sync_to_async(conversation_get)
+aconversation_list = sync_to_async(conversation_list)
+aconversation_update = sync_to_async(conversation_update)
+aconversation_delete = sync_to_async(conversation_delete)
+amessage_add = sync_to_async(message_add)
+amessage_recent = sync_to_async(message_recent)
+amessage_page = sync_to_async(message_page)

@@ -1,0 +1,22 @@
+from django.urls import path
+
+from conversations import views
+
+urlpatterns = [
+    path("conversations/", views.ConversationListView.as_view(), name="conversation-list"),
+    path(
+        "conversations/<str:conversation_id>/",
+        views.ConversationDetailView.as_view(),
+        name="conversation-detail",
+    ),
+    path(
+        "conversations/<str:conversation_id>/messages/",
+        views.ConversationMessagesView.as_view(),
+        name="conversation-messages",
+    ),
+    path(
+        "conversations/<str:conversation_id>/export/",
+        views.ConversationExportView.as_view(),
+        name="conversation-export",
+    ),
+]

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class IntentsConfig(AppConfig):
+    name = "intents"
+    verbose_name = "Intent classification"

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SkillSessionsConfig(AppConfig):
+    name = "skill_sessions"
+    verbose_name = "Skill-creation sessions"
