@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
@@ -41,12 +43,12 @@ def _check_broker() -> None:
         conn.ensure_connection(max_retries=1, timeout=CHECK_TIMEOUT_S)
 
 
-async def _run(name: str, check: object) -> tuple[str, str]:
+async def _run(name: str, check: Callable[[], Any]) -> tuple[str, str]:
     try:
         if asyncio.iscoroutinefunction(check):
             await asyncio.wait_for(check(), CHECK_TIMEOUT_S)
         else:
-            await asyncio.wait_for(sync_to_async(check)(), CHECK_TIMEOUT_S)  # type: ignore[arg-type]
+            await asyncio.wait_for(sync_to_async(check)(), CHECK_TIMEOUT_S)
     except Exception as exc:
         # The reason goes to the log only: a health endpoint is public and must not leak hosts.
         logger.warning("healthz: %s is down: %s", name, type(exc).__name__)
@@ -57,7 +59,10 @@ async def _run(name: str, check: object) -> tuple[str, str]:
 @never_cache
 @require_GET
 async def healthz(request: HttpRequest) -> JsonResponse:
-    checks: dict[str, object] = {"database": _check_database, "channel_layer": _check_channel_layer}
+    checks: dict[str, Callable[[], Any]] = {
+        "database": _check_database,
+        "channel_layer": _check_channel_layer,
+    }
     if settings.REDIS_URL:
         checks["broker"] = _check_broker
     results = dict([await _run(name, check) for name, check in checks.items()])

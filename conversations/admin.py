@@ -46,7 +46,7 @@ class CappedCountPaginator(Paginator):
         return int(self.object_list.order_by()[: COUNT_CAP + 1].count())  # type: ignore[attr-defined]
 
 
-class TenantScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+class TenantScopedAdmin(admin.ModelAdmin):
     """Scopes every queryset to the viewer's tenant; tenant admins may view, not change."""
 
     tenant_field = "tenant"
@@ -61,7 +61,7 @@ class TenantScopedAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
             return qs.none()
         if isinstance(qs, TenantQuerySet):
             return qs.for_tenant(tenant)
-        return qs.filter(**{self.tenant_field: tenant})
+        return qs.filter(**{self.tenant_field: tenant.pk})
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser or is_tenant_admin(request)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -45,7 +43,7 @@ class Membership(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
-    objects: ClassVar[TenantManager[Membership]] = TenantManager()
+    objects = TenantManager["Membership"]()
 
     def __str__(self) -> str:
         return f"{self.user} @ {self.tenant_id} ({self.role})"
@@ -69,7 +67,7 @@ class Conversation(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 
-    objects: ClassVar[TenantManager[Conversation]] = TenantManager()
+    objects = TenantManager["Conversation"]()
 
     class Meta:
         indexes = (
@@ -106,7 +104,7 @@ class Message(models.Model):
     client_message_id = models.CharField(max_length=64, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
-    objects: ClassVar[TenantManager[Message]] = TenantManager()
+    objects = TenantManager["Message"]()
 
     class Meta:
         constraints = (
@@ -144,7 +142,7 @@ class TranscriptView(models.Model):
     viewer_username = models.CharField(max_length=150)
     viewed_at = models.DateTimeField(default=timezone.now, db_index=True)
 
-    objects: ClassVar[TenantManager[TranscriptView]] = TenantManager()
+    objects = TenantManager["TranscriptView"]()
 
     class Meta:
         ordering = ("-viewed_at",)
@@ -168,7 +166,7 @@ class Agent(models.Model):
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
 
-    objects: ClassVar[TenantManager[Agent]] = TenantManager()
+    objects = TenantManager["Agent"]()
 
     class Meta:
         ordering = ("name",)

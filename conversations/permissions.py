@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth.models import User
 from rest_framework import exceptions
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
@@ -44,6 +45,13 @@ class IsTenantMember(BasePermission):
         request.tenant = membership.tenant  # type: ignore[attr-defined]
         request.membership = membership  # type: ignore[attr-defined]
         return True
+
+
+def request_user(request: Request) -> User:
+    """The authenticated caller (views behind IsTenantMember only)."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 def request_tenant(request: Request) -> Tenant:

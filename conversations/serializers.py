@@ -10,12 +10,11 @@ from conversations.models import Conversation, Message
 METADATA_MAX_BYTES = 16 * 1024
 
 
-def validate_metadata(value: Any) -> dict[str, Any]:
+def validate_metadata(value: Any) -> None:
     if not isinstance(value, dict):
         raise serializers.ValidationError("Must be a JSON object.")
     if len(json.dumps(value)) > METADATA_MAX_BYTES:
         raise serializers.ValidationError(f"Must be at most {METADATA_MAX_BYTES} bytes as JSON.")
-    return value
 
 
 class ConversationSerializer(serializers.ModelSerializer[Conversation]):

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from asgiref.sync import sync_to_async
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
@@ -64,7 +64,7 @@ def title_from_text(text: str) -> str:
 def conversation_create(
     *,
     tenant: Tenant,
-    user: AbstractBaseUser,
+    user: User,
     title: str = "",
     metadata: dict[str, Any] | None = None,
 ) -> Conversation:
@@ -79,9 +79,7 @@ def conversation_create(
     )
 
 
-def conversation_get(
-    *, tenant: Tenant, user: AbstractBaseUser, conversation_id: str
-) -> Conversation:
+def conversation_get(*, tenant: Tenant, user: User, conversation_id: str) -> Conversation:
     """The caller's conversation; ``Conversation.DoesNotExist`` for anyone else's (a 404)."""
     return Conversation.objects.for_tenant(tenant).get(id=str(conversation_id), user=user)
 
@@ -106,7 +104,7 @@ def _decode_cursor(cursor: str) -> tuple[datetime, str, bool]:
 
 
 def conversation_list(
-    *, tenant: Tenant, user: AbstractBaseUser, limit: int = 50, cursor: str | None = None
+    *, tenant: Tenant, user: User, limit: int = 50, cursor: str | None = None
 ) -> ConversationPage:
     """One page of the user's conversations, most recent activity first.
 

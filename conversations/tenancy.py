@@ -60,7 +60,7 @@ class TenantQuerySet(models.QuerySet[_M]):
 
     def cross_tenant(self) -> Self:
         """Rows of every tenant. Each caller says why in a ``# cross-tenant:`` comment."""
-        qs = self._chain()
+        qs = self.all()
         qs._scope_ok = True
         return qs
 
@@ -80,7 +80,7 @@ class TenantQuerySet(models.QuerySet[_M]):
     def _fetch_all(self) -> None:
         if self._result_cache is None:
             self._check_scope()
-        super()._fetch_all()  # type: ignore[misc]
+        super()._fetch_all()
 
     def iterator(self, chunk_size: int | None = None) -> Any:
         self._check_scope()

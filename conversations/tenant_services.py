@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
@@ -17,7 +16,7 @@ from conversations.models import Conversation, Membership, Tenant, TranscriptVie
 
 @dataclass(frozen=True)
 class UserAdded:
-    user: AbstractUser
+    user: User
     created: bool
 
 
@@ -40,8 +39,7 @@ def user_add(
     A user belongs to exactly one tenant: adding a user of another tenant is refused.
     Tenant admins are staff, so they can open the admin, where they see only their tenant.
     """
-    user_model = get_user_model()
-    user, created = user_model.objects.get_or_create(username=username)
+    user, created = User.objects.get_or_create(username=username)
     # cross-tenant: a user may belong to one tenant only, whichever it is.
     membership = Membership.objects.cross_tenant().filter(user=user).first()
     if membership is not None and membership.tenant_id != tenant.pk:

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.http import HttpResponse
@@ -16,7 +17,7 @@ from rest_framework.views import APIView
 from conversations import services
 from conversations.export import FORMATS, export_payload, render_json, render_markdown
 from conversations.models import Conversation
-from conversations.permissions import request_tenant
+from conversations.permissions import request_tenant, request_user
 from conversations.serializers import (
     ConversationPageSerializer,
     ConversationSerializer,
@@ -40,7 +41,9 @@ def _page_url(request: Request, param: str, value: str | None, *, drop: str = ""
 class ConversationOwnedView(APIView):
     def get_conversation(self, request: Request, conversation_id: str) -> Conversation:
         return services.conversation_get(
-            tenant=request_tenant(request), user=request.user, conversation_id=conversation_id
+            tenant=request_tenant(request),
+            user=request_user(request),
+            conversation_id=conversation_id,
         )
 
 
@@ -55,7 +58,7 @@ class ConversationListView(APIView):
         query.is_valid(raise_exception=True)
         page = services.conversation_list(
             tenant=request_tenant(request),
-            user=request.user,
+            user=request_user(request),
             limit=query.validated_data["limit"],
             cursor=query.validated_data.get("cursor"),
         )
@@ -72,7 +75,7 @@ class ConversationListView(APIView):
         body = ConversationWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         conversation = services.conversation_create(
-            tenant=request_tenant(request), user=request.user, **body.validated_data
+            tenant=request_tenant(request), user=request_user(request), **body.validated_data
         )
         return Response(ConversationSerializer(conversation).data, status=status.HTTP_201_CREATED)
 
@@ -127,11 +130,12 @@ class _ExportNegotiation(BaseContentNegotiation):
     """The export's ``?format=`` names the file format, not a DRF renderer (errors are JSON)."""
 
     def select_renderer(
-        self, request: Request, renderers: list[BaseRenderer], format_suffix: str | None = None
+        self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
-        return renderers[0], renderers[0].media_type
+        renderer = next(iter(renderers))
+        return renderer, renderer.media_type
 
-    def select_parser(self, request: Request, parsers: list[Any]) -> Any:
+    def select_parser(self, request: Request, parsers: Iterable[Any]) -> Any:
         return None
 
 

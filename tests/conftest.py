@@ -1,0 +1,65 @@
+"""The shared two-tenant world: an owner and a member in tenant A, an outsider in tenant B."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from conversations.models import Tenant
+from conversations.tenant_services import tenant_create, token_issue, user_add
+
+
+@dataclass
+class World:
+    tenant_a: Tenant
+    tenant_b: Tenant
+    owner: Any
+    member: Any
+    outsider: Any
+    admin_a: Any
+
+    def client(self, user: Any | None) -> APIClient:
+        client = APIClient()
+        if user is not None:
+            client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=user)}")
+        return client
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings: Any) -> None:
+    # The production hasher costs ~0.3 s per user on purpose; tests create many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def world(db: None) -> World:
+    tenant_a = tenant_create(slug="acme", name="Acme")
+    tenant_b = tenant_create(slug="globex", name="Globex")
+    return World(
+        tenant_a=tenant_a,
+        tenant_b=tenant_b,
+        owner=user_add(tenant=tenant_a, username="olivia", password="pw-olivia-1").user,
+        member=user_add(tenant=tenant_a, username="mark", password="pw-mark-1").user,
+        outsider=user_add(tenant=tenant_b, username="oscar", password="pw-oscar-1").user,
+        admin_a=user_add(tenant=tenant_a, username="ada", password="pw-ada-1", admin=True).user,
+    )
+
+
+@pytest.fixture
+def owner_client(world: World) -> APIClient:
+    return world.client(world.owner)
+
+
+def subprocess_database_url() -> str:
+    """DATABASE_URL of the test database, for code run in another process."""
+    params = connection.settings_dict
+    if connection.vendor == "sqlite":
+        return f"sqlite:///{params['NAME']}"
+    host = params.get("HOST") or "127.0.0.1"
+    port = params.get("PORT") or 5432
+    password = f":{params['PASSWORD']}" if params.get("PASSWORD") else ""
+    return f"postgres://{params['USER']}{password}@{host}:{port}/{params['NAME']}"
