@@ -55,7 +55,8 @@ class Membership(models.Model):
 
 class Conversation(models.Model):
     id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    # The composite indexes below lead with the tenant and serve its lookups.
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
     )
@@ -90,9 +91,11 @@ class Message(models.Model):
         SYSTEM = "system", "System"
 
     id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    # Both foreign keys lead the composite indexes below, which serve their lookups; separate
+    # single-column indexes would only slow every append down.
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
     conversation = models.ForeignKey(
-        Conversation, on_delete=models.CASCADE, related_name="messages"
+        Conversation, on_delete=models.CASCADE, related_name="messages", db_index=False
     )
     # Gapless per conversation, handed out under the conversation row's lock: the total order.
     seq = models.PositiveIntegerField()

@@ -1,0 +1,51 @@
+"""`make bench`: every benchmark table, on a scratch database unless DATABASE_URL is set."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import platform
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+SECTIONS = ("bench.persistence", "bench.intents_offline", "bench.intents_llm")
+
+
+def main() -> None:
+    if not os.environ.get("DATABASE_URL"):
+        work = ROOT / "bench" / ".work"
+        work.mkdir(exist_ok=True)
+        os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+    print(f"# make bench, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC")
+    print(
+        f"{platform.node()}: {platform.processor() or platform.machine()}, {os.cpu_count()} cores"
+    )
+    print(
+        f"Python {platform.python_version()}, database {os.environ['DATABASE_URL'].split(':')[0]}"
+    )
+    only = set(sys.argv[1:])
+    for name in SECTIONS:
+        if only and name.rsplit(".", 1)[-1] not in only:
+            continue
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            continue
+        module.run()
+
+
+if __name__ == "__main__":
+    main()
