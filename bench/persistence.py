@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 import time
+from datetime import timedelta
 from pathlib import Path
 
 from django.contrib.auth.models import User
@@ -23,13 +24,14 @@ from conversations.models import Conversation, Message, Tenant, new_id
 
 LENGTHS = (10, 100, 1_000, 10_000)
 TURNS = 150
-WORDS = (
+SENTENCE = (
     "please build an agent that reads our notion workspace every monday morning and posts "
     "a short summary of project updates blockers and decisions into the sales channel so "
     "the whole team sees what changed last week without opening ten different pages today"
-).split()
-USER_TEXT = " ".join(WORDS[:60])
-ASSISTANT_TEXT = " ".join(reversed(WORDS[:60]))
+)
+WORDS = (SENTENCE + " " + SENTENCE).split(" ")[:60]
+USER_TEXT = " ".join(WORDS)
+ASSISTANT_TEXT = " ".join(reversed(WORDS))
 
 
 def _prefill(conversation: Conversation, count: int) -> None:
@@ -129,8 +131,8 @@ def _list_page_one(tenant: Tenant, user: User) -> tuple[list[float], int]:
                     user=user,
                     title=f"c{i}",
                     created_at=now,
-                    updated_at=now - timezone.timedelta(seconds=i),
-                )  # fmt: skip
+                    updated_at=now - timedelta(seconds=i),
+                )
                 for i in range(missing)
             ],
             batch_size=2000,
