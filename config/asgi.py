@@ -14,6 +14,9 @@ from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E40
 from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler  # noqa: E402
 
 from conversations.routing import websocket_urlpatterns  # noqa: E402
+from intents.apps import announce_llm_tier  # noqa: E402
+
+announce_llm_tier()
 
 application = ProtocolTypeRouter(
     {

@@ -1,4 +1,4 @@
-"""``GET /healthz``: 200 when every configured dependency answers, 503 naming what does not."""
+"""Operations endpoints: ``GET /healthz`` (dependencies) and ``GET /metrics`` (Prometheus)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
 
@@ -71,3 +71,12 @@ async def healthz(request: HttpRequest) -> JsonResponse:
         {"status": "ok" if healthy else "unavailable", "checks": results},
         status=200 if healthy else 503,
     )
+
+
+@never_cache
+@require_GET
+def metrics(request: HttpRequest) -> HttpResponse:
+    """This process's Prometheus metrics (each Daphne process is its own scrape target)."""
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+    return HttpResponse(generate_latest(), content_type=CONTENT_TYPE_LATEST)

@@ -188,7 +188,11 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"user": env_str("API_THROTTLE_RATE", "1200/min")},
+    "DEFAULT_THROTTLE_RATES": {
+        "user": env_str("API_THROTTLE_RATE", "1200/min"),
+        # Classification may call a paid model on every request.
+        "intents": env_str("INTENT_THROTTLE_RATE", "120/min"),
+    },
     "EXCEPTION_HANDLER": "conversations.api.exception_handler",
 }
 
@@ -209,6 +213,8 @@ OMNIFORGE_INTENT_MODEL = env_str("OMNIFORGE_INTENT_MODEL", "gpt-4o-mini")
 OMNIFORGE_INTENT_API_BASE = env_str("OMNIFORGE_INTENT_API_BASE")
 OMNIFORGE_INTENT_TIMEOUT_S = env_float("OMNIFORGE_INTENT_TIMEOUT_S", 3.0, minimum=0.05)
 OMNIFORGE_INTENT_MAX_RETRIES = env_int("OMNIFORGE_INTENT_MAX_RETRIES", 2)
+# Base of the exponential backoff between retries (full jitter, capped at 2 s).
+OMNIFORGE_INTENT_BACKOFF_S = env_float("OMNIFORGE_INTENT_BACKOFF_S", 0.25)
 OMNIFORGE_CONTEXT_TOKEN_BUDGET = env_int("OMNIFORGE_CONTEXT_TOKEN_BUDGET", 2000, minimum=1)
 OMNIFORGE_CONTEXT_MAX_MESSAGES = env_int("OMNIFORGE_CONTEXT_MAX_MESSAGES", 20, minimum=1)
 OMNIFORGE_ENCRYPTION_KEYS = env_list("OMNIFORGE_ENCRYPTION_KEYS")

@@ -1,0 +1,547 @@
+"""Entity extraction for the offline tier: sources, schedule, destination, agent and a few more.
+
+Entities are a flat dict of short strings (values at most 80 characters). Tools are
+normalized to lower_snake names ("Google Sheets" -> ``google_sheets``), schedules to a
+compact form ("every morning at 9am" -> ``daily 09:00``, "weekly on Mondays" ->
+``weekly monday``) with the bare ``frequency`` beside them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from intents.offline_lexicon import AGENT_WORD, CHAT_WORD, SOURCE_WORD, words
+from intents.offline_text import Parsed, Unit
+
+MAX_VALUE = 80
+
+_NUMBER_WORDS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "ten": 10,
+    "twelve": 12,
+    "fifteen": 15,
+    "thirty": 30,
+    "dos": 2,
+    "tres": 3,
+    "deux": 2,
+    "trois": 3,
+    "zwei": 2,
+    "drei": 3,
+    "dois": 2,
+    "a couple of": 2,
+    "couple": 2,
+    "few": 3,
+}
+_WEEKDAYS = {
+    "monday": "monday",
+    "mon": "monday",
+    "lunes": "monday",
+    "lundi": "monday",
+    "montag": "monday",
+    "segunda": "monday",
+    "tuesday": "tuesday",
+    "tue": "tuesday",
+    "tues": "tuesday",
+    "martes": "tuesday",
+    "mardi": "tuesday",
+    "dienstag": "tuesday",
+    "terca": "tuesday",
+    "wednesday": "wednesday",
+    "wed": "wednesday",
+    "miercoles": "wednesday",
+    "mercredi": "wednesday",
+    "mittwoch": "wednesday",
+    "quarta": "wednesday",
+    "thursday": "thursday",
+    "thu": "thursday",
+    "thurs": "thursday",
+    "jueves": "thursday",
+    "jeudi": "thursday",
+    "donnerstag": "thursday",
+    "quinta": "thursday",
+    "friday": "friday",
+    "fri": "friday",
+    "viernes": "friday",
+    "vendredi": "friday",
+    "freitag": "friday",
+    "sexta": "friday",
+    "saturday": "saturday",
+    "sat": "saturday",
+    "sabado": "saturday",
+    "samedi": "saturday",
+    "samstag": "saturday",
+    "sunday": "sunday",
+    "sun": "sunday",
+    "domingo": "sunday",
+    "dimanche": "sunday",
+    "sonntag": "sunday",
+}
+_DAY_ALT = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
+_UNIT_ALT = (
+    r"min(?:ute)?s?|minutos?|hours?|hrs?|horas?|heures?|stunden?|days?|dias?|jours?|tage?n?|"
+    r"weeks?|semanas?|semaines?|wochen?|months?|mes(?:es)?|mois|monate?n?"
+)
+_UNIT_NAMES = (
+    ("min", "minutes"),
+    ("hour", "hours"),
+    ("hr", "hours"),
+    ("hora", "hours"),
+    ("heure", "hours"),
+    ("stunde", "hours"),
+    ("day", "days"),
+    ("dia", "days"),
+    ("jour", "days"),
+    ("tag", "days"),
+    ("week", "weeks"),
+    ("semana", "weeks"),
+    ("semaine", "weeks"),
+    ("woche", "weeks"),
+    ("month", "months"),
+    ("mes", "months"),
+    ("mois", "months"),
+    ("monat", "months"),
+)
+_EVERY = r"(?:every|each|cada|a cada|toutes les|tous les|alle|jede[nrs]?)"
+_EVERY_N_RE = re.compile(
+    rf"\b{_EVERY}\s+(\d+|one|two|three|four|five|six|ten|twelve|fifteen|thirty|dos|tres|"
+    rf"deux|trois|zwei|drei|dois|couple of|few)\s+({_UNIT_ALT})\b"
+)
+_FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (name, re.compile(pattern))
+    for name, pattern in (
+        ("every 15 minutes", r"\bquarter[- ]hourly\b"),
+        (
+            "hourly",
+            r"\b(?:hourly|every hour|each hour|once an hour|cada hora|a cada hora|"
+            r"toutes les heures|chaque heure|stundlich|jede stunde|de hora en hora|"
+            r"toda hora|por hora)\b",
+        ),
+        (
+            "weekdays",
+            r"\b(?:every weekday|weekdays|each weekday|workdays|every workday|"
+            r"business days|monday (?:to|through|thru|-) friday|mon-fri|"
+            r"lunes a viernes|du lundi au vendredi|montag bis freitag|"
+            r"dias uteis|dias habiles|werktags|jours ouvres)\b",
+        ),
+        (
+            "biweekly",
+            r"\b(?:biweekly|bi-weekly|fortnightly|every other week|"
+            r"every (?:two|2) weeks|cada (?:dos|2) semanas|toutes les deux semaines|"
+            r"alle zwei wochen|quinzenal(?:mente)?|quincenal(?:mente)?)\b",
+        ),
+        (
+            "daily",
+            r"\b(?:daily|every ?day|each day|every (?:morning|evening|night|afternoon)|"
+            r"each (?:morning|evening|night)|nightly|once a day|per day|a day\b(?= at)|"
+            r"in the mornings|mornings|cada dia|todos los dias|diari[oa]|diariamente|"
+            r"cada manana|todas las (?:mananas|noches|tardes)|chaque (?:jour|matin|soir)|"
+            r"tous les (?:jours|matins|soirs)|quotidien(?:ne)?(?:ment)?|jeden (?:tag|"
+            r"morgen|abend)|taglich|taeglich|morgens|abends|todo dia|todos os dias|"
+            r"toda (?:manha|noite)|todas as (?:manhas|noites))\b",
+        ),
+        (
+            "weekly",
+            rf"\b(?:weekly|every week|each week|once a week|per week|"
+            rf"(?:every|each|on) (?:{_DAY_ALT})s?\b|(?:{_DAY_ALT})s\b|"
+            rf"semanal(?:mente)?|cada semana|todas las semanas|"
+            rf"(?:cada|todos los) (?:{_DAY_ALT})|hebdomadaire|chaque semaine|"
+            rf"toutes les semaines|(?:chaque|tous les|le) (?:{_DAY_ALT})s?\b|"
+            rf"wochentlich|woechentlich|jede woche|jeden (?:{_DAY_ALT})|"
+            rf"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s\b|"
+            rf"toda semana|todas as semanas|toda (?:{_DAY_ALT})|"
+            rf"todas as (?:{_DAY_ALT})s)",
+        ),
+        (
+            "monthly",
+            r"\b(?:monthly|every month|each month|once a month|per month|"
+            r"first of (?:the|every|each) month|end of (?:the|every|each) month|"
+            r"mensual(?:mente)?|cada mes|todos los meses|mensuel(?:le)?(?:ment)?|"
+            r"chaque mois|tous les mois|monatlich|jeden monat|mensal(?:mente)?|"
+            r"todo mes|todos os meses)\b",
+        ),
+        (
+            "quarterly",
+            r"\b(?:quarterly|every quarter|each quarter|trimestral|trimestriel|"
+            r"vierteljahrlich|quartalsweise)\b",
+        ),
+        (
+            "yearly",
+            r"\b(?:yearly|annually|every year|each year|once a year|anual(?:mente)?|"
+            r"annuel(?:lement)?|jahrlich|jaehrlich)\b",
+        ),
+    )
+)
+_DAY_RE = re.compile(rf"\b({_DAY_ALT})s?\b")
+_TIME_RE = re.compile(
+    r"(?:\b(at|around|by|before|after|a las|a la|um|as|vers|a|ab)\s+)?"
+    r"\b(\d{1,2})(?:[:h.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])"
+)
+_PERIOD_OF_DAY = (
+    ("noon", "12:00"),
+    ("midday", "12:00"),
+    ("mediodia", "12:00"),
+    ("midi", "12:00"),
+    ("mittag", "12:00"),
+    ("midnight", "00:00"),
+    ("medianoche", "00:00"),
+    ("minuit", "00:00"),
+    ("mitternacht", "00:00"),
+)
+_PART_OF_DAY = re.compile(
+    r"\b(morning|mornings|evening|evenings|night|afternoon|manana|matin|morgen|morgens|manha|"
+    r"soir|abend|abends|noche|noite|tarde)\b"
+)
+_PART_NAMES = {
+    "morning": "morning",
+    "mornings": "morning",
+    "manana": "morning",
+    "matin": "morning",
+    "morgen": "morning",
+    "morgens": "morning",
+    "manha": "morning",
+    "evening": "evening",
+    "evenings": "evening",
+    "soir": "evening",
+    "abend": "evening",
+    "abends": "evening",
+    "tarde": "afternoon",
+    "afternoon": "afternoon",
+    "night": "night",
+    "noche": "night",
+    "noite": "night",
+}
+_EMAIL_DEST_RE = re.compile(
+    r"\b(?:e-?mail(?:ed)? (?:it )?(?:to )?me|mail me|"
+    r"send (?:it |this |them )?(?:to )?me (?:by|via|an|as an?) e-?mail|by e-?mail|via e-?mail|"
+    r"over e-?mail|per e-?mail|per mail|to my inbox|in my inbox|"
+    r"in an e-?mail|as an? e-?mail|an e-?mail|e-?mail (?:it|them|the \w+|a \w+)|"
+    r"por correo|por e-?mail|par e-?mail|par mail|par courriel|por e-?mail|"
+    r"per e-?mail|via e-?mail)\b"
+)
+_SMS_RE = re.compile(r"\b(?:text me|sms|via text|by text)\b")
+_DM_RE = re.compile(r"\b(?:dm me|direct message|in a dm|as a dm|via dm)\b")
+_PERIOD_RE = re.compile(
+    r"\b(q[1-4](?: \d{4})?|last (?:week|month|quarter|year)|this (?:week|month|quarter|year)|"
+    r"next (?:week|month|quarter)|yesterday|today|tomorrow|ytd|year to date)\b"
+)
+_ROLE_RE = re.compile(r"\b(admin|viewer|editor|member|owner|billing admin|read-only|read only)s?\b")
+_RENAME_RE = re.compile(
+    r"\b(?:rename|call)\w* (?:it|this|that|the agent|[\w\-]+)? ?(?:to|as) "
+    r"[\"']?([a-z0-9][\w\-]{1,60})"
+)
+_TASK_RE = re.compile(
+    r"\b(?:agent|bot|automation|workflow|skill|assistant|tool|capability|something|"
+    r"agente|robot|automatisation|fahigkeit|habilidad|competence)s?\s+"
+    r"(?:that|which|who|to|for|que|qui|der|die|das|para|pour|um|zum|zur)\s+([^.!?\n;]{3,200})"
+)
+_TEACH_RE = re.compile(r"\b(?:teach|learn|train)\w*(?: \w+)? (?:how )?to ([^.!?\n;]{3,200})")
+_DATA_RE = re.compile(r"\b((?:[a-z]+ ){0,2}[a-z]+) data\b")
+_DATA_STOP = words("the my our your this that some all any of from in on for with")
+
+
+def _short(value: str) -> str:
+    value = value.strip(" ,.;:-")
+    if len(value) <= MAX_VALUE:
+        return value
+    cut = value[:MAX_VALUE].rsplit(" ", 1)[0]
+    return cut or value[:MAX_VALUE]
+
+
+def _hhmm(hour: int, minute: int, meridiem: str) -> str | None:
+    if meridiem.startswith("p") and hour < 12:
+        hour += 12
+    elif meridiem.startswith("a") and hour == 12:
+        hour = 0
+    if not (0 <= hour <= 23 and 0 <= minute <= 59):
+        return None
+    return f"{hour:02d}:{minute:02d}"
+
+
+def find_time(norm: str) -> str | None:
+    """A clock time ("9am", "at 17:30", "um 8 Uhr", "a las 9") as HH:MM."""
+    for match in _TIME_RE.finditer(norm) if _DIGIT_RE.search(norm) else ():
+        lead, hour_s, minute_s, meridiem = match.groups()
+        meridiem = (meridiem or "").replace(".", "")
+        if not (meridiem or minute_s or lead):
+            continue
+        if lead in {"a", "as", "by", "after", "before", "ab"} and not (meridiem or minute_s):
+            continue
+        value = _hhmm(int(hour_s), int(minute_s or 0), meridiem)
+        if value:
+            return value
+    noon = _NOON_RE.search(norm) if "n" in norm else None
+    return _NOON[noon.group(1)] if noon else None
+
+
+# Substrings without which a frequency pattern cannot match: a substring test costs a
+# fraction of a regex search, and most messages name no schedule at all.
+_FREQ_GATES: dict[str, tuple[str, ...]] = {
+    "every 15 minutes": ("quarter",),
+    "hourly": ("hour", "hora", "heure", "stund"),
+    "weekdays": (
+        "week",
+        "work",
+        "business",
+        "fri",
+        "vendredi",
+        "viernes",
+        "freitag",
+        "uteis",
+        "habiles",
+        "werktag",
+        "ouvre",
+    ),
+    "biweekly": ("week", "fortnight", "semana", "semaine", "wochen", "quin"),
+    "daily": (
+        "dai",
+        "day",
+        "morning",
+        "evening",
+        "night",
+        "afternoon",
+        "dia",
+        "jour",
+        "matin",
+        "soir",
+        "quotid",
+        "tag",
+        "morgen",
+        "abend",
+        "manha",
+        "noite",
+        "manana",
+        "noche",
+        "tarde",
+    ),
+    "weekly": (
+        "week",
+        "day",
+        "semana",
+        "semaine",
+        "hebdo",
+        "woch",
+        "lunes",
+        "martes",
+        "miercoles",
+        "jueves",
+        "viernes",
+        "sabado",
+        "domingo",
+        "lundi",
+        "mardi",
+        "mercredi",
+        "jeudi",
+        "vendredi",
+        "samedi",
+        "dimanche",
+        "tag",
+        "segunda",
+        "terca",
+        "quarta",
+        "quinta",
+        "sexta",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+    ),
+    "monthly": ("month", "mes", "mens", "mois", "monat"),
+    "quarterly": ("quarter", "trimest", "viertel", "quartal"),
+    "yearly": ("year", "annu", "anual", "jahr"),
+}
+_EVERY_GATE = ("every", "each", "cada", "toutes", "tous", "alle", "jede")
+_NOON_RE = re.compile(
+    r"\b(noon|midday|mediodia|midi|mittag|midnight|medianoche|minuit|mitternacht)\b"
+)
+_NOON = dict(_PERIOD_OF_DAY)
+
+
+def find_schedule(norm: str) -> tuple[str, str] | None:
+    """(schedule, frequency) from normalized text, or None when no recurrence is said."""
+    frequency = ""
+    every_n = _EVERY_N_RE.search(norm) if any(k in norm for k in _EVERY_GATE) else None
+    if every_n:
+        count_s, unit_s = every_n.groups()
+        count = int(count_s) if count_s.isdigit() else _NUMBER_WORDS.get(count_s, 2)
+        unit = next((name for stem, name in _UNIT_NAMES if unit_s.startswith(stem)), "hours")
+        if count == 1:
+            frequency = {
+                "minutes": "minutely",
+                "hours": "hourly",
+                "days": "daily",
+                "weeks": "weekly",
+                "months": "monthly",
+            }[unit]
+            schedule = frequency
+        else:
+            schedule = f"every {count} {unit}"
+            frequency = {
+                "minutes": "minutely",
+                "hours": "hourly",
+                "days": "daily",
+                "weeks": "weekly",
+                "months": "monthly",
+            }[unit]
+            if unit == "weeks" and count == 2:
+                frequency = "biweekly"
+        return _short(schedule), frequency
+    for name, pattern in _FREQ_PATTERNS:
+        if any(k in norm for k in _FREQ_GATES[name]) and pattern.search(norm):
+            frequency = name
+            break
+    if not frequency:
+        return None
+    parts = [frequency]
+    if frequency in {"weekly", "biweekly"}:
+        day = _DAY_RE.search(norm)
+        if day:
+            parts.append(_WEEKDAYS[day.group(1)])
+    if frequency in {"daily", "weekly", "biweekly", "weekdays", "monthly"}:
+        clock = find_time(norm)
+        if clock:
+            parts.append(clock)
+        elif frequency == "daily":
+            part = _PART_OF_DAY.search(norm)
+            if part:
+                parts.append(_PART_NAMES[part.group(1)])
+    if frequency == "every 15 minutes":
+        frequency = "minutely"
+    return _short(" ".join(parts)), frequency
+
+
+def _destination(parsed: Parsed, units: Sequence[Unit]) -> str | None:
+    norm = parsed.norm
+    channel = re.search(r"(?<![\w#])#([a-z0-9][a-z0-9_\-]*)", norm)
+    if channel:
+        tool = "slack"
+        for unit in units:
+            if unit.canon == CHAT_WORD and unit.tag != "slack":
+                tool = unit.tag
+        return f"{tool}:#{channel.group(1)}"
+    if _DM_RE.search(norm):
+        return "slack:dm"
+    for unit in units:
+        if unit.canon == "__email__":
+            before = parsed.tokens[max(0, unit.start - 3) : unit.start]
+            if not {"invite", "add", "remove", "user", "grant", "give"} & set(before):
+                return f"email:{unit.tag}"
+    if _EMAIL_DEST_RE.search(norm):
+        return "email"
+    if _SMS_RE.search(norm):
+        return "sms"
+    chat = [u for u in units if u.canon == CHAT_WORD]
+    if chat:
+        return chat[-1].tag
+    return None
+
+
+def entities_from(parsed: Parsed) -> dict[str, str]:
+    """Entities of an already parsed message."""
+    found: dict[str, str] = {}
+    units = parsed.units
+    norm = parsed.norm
+    agents = [u.tag for u in units if u.canon == AGENT_WORD]
+    if agents:
+        found["agent"] = agents[0]
+    sources: list[str] = []
+    for unit in units:
+        if unit.canon == SOURCE_WORD and unit.tag not in sources:
+            sources.append(unit.tag)
+    concepts = parsed.concepts
+    destination = _destination(parsed, units) if concepts & _DEST_CUES or "@" in norm else None
+    chat_tools = [u.tag for u in units if u.canon == CHAT_WORD]
+    if (
+        not sources
+        and chat_tools
+        and (destination in (None, "email", "sms") or _reads_from_chat(parsed, chat_tools[0]))
+    ):
+        sources.append(chat_tools[0])
+    if sources:
+        found["source"] = _short(",".join(sources))
+    if destination:
+        found["destination"] = _short(destination)
+    # Each pattern runs only when a lexicon concept says it can match: most messages skip most.
+    # Names such as "finance-monthly" or "weekly-digest" are not schedules.
+    timing_text = _SLUG_RE.sub(" ", norm) if "-" in norm or "_" in norm else norm
+    schedule = find_schedule(timing_text) if concepts & _SCHEDULE_CUES else None
+    if schedule:
+        found["schedule"], found["frequency"] = schedule
+    elif concepts & _CLOCK_CUES or not _NOON_WORDS.isdisjoint(parsed.tokens):
+        clock = find_time(timing_text)
+        if clock:
+            found["time"] = clock
+    period = None if _PERIOD_WORDS.isdisjoint(parsed.tokens) else _PERIOD_RE.search(norm)
+    if period:
+        found["period"] = period.group(1)
+    if concepts & _TASK_CUES:
+        task = _TASK_RE.search(norm) or _TEACH_RE.search(norm)
+        if task:
+            found["task"] = _short(_TASK_TAIL_RE.split(task.group(1), maxsplit=1)[0])
+    if "N_DATA" in concepts and " data" in norm:
+        data = _DATA_RE.search(norm)
+        if data:
+            words = [w for w in data.group(1).split() if w not in _DATA_STOP]
+            if words:
+                found["data"] = _short(" ".join(words))
+    emails = [u.tag for u in units if u.canon == "__email__"]
+    if emails and not (destination or "").startswith("email:"):
+        found["user"] = _short(emails[0])
+    if concepts & {"N_ROLE", "N_USER"}:
+        role = _ROLE_RE.search(norm)
+        if role:
+            found["role"] = role.group(1).replace(" ", "-")
+    if "V_CHANGE" in concepts or "call" in norm:
+        rename = _RENAME_RE.search(norm)
+        if rename:
+            found["new_name"] = _short(rename.group(1))
+    return found
+
+
+_DIGIT_RE = re.compile(r"\d")
+_SLUG_RE = re.compile(r"\b[a-z0-9]+(?:[-_][a-z0-9]+)+\b")
+# Where a task description ends and its schedule or destination begins.
+_TASK_TAIL_RE = re.compile(
+    r"\s+(?:every|each|daily|weekly|monthly|hourly|nightly|at \d|"
+    r"on (?:mon|tue|wed|thu|fri|sat|sun)|cada|chaque|tous les|jeden|todos|todas|toda)\b|,"
+)
+_PERIOD_WORDS = words("q1 q2 q3 q4 last this next yesterday today tomorrow ytd year")
+_DEST_CUES = frozenset({"CHAT", "V_SEND", "EMAIL"})
+_SCHEDULE_CUES = frozenset({"RECUR", "TIMEUNIT"})
+_CLOCK_CUES = frozenset({"TIME", "NUM"})
+_NOON_WORDS = frozenset(word for word, _ in _PERIOD_OF_DAY)
+_TASK_CUES = frozenset({"N_AGENT", "N_SKILL", "V_TEACH", "V_AUTOMATE"})
+
+
+def _reads_from_chat(parsed: Parsed, tool: str) -> bool:
+    """Whether the chat tool is read ("summarize slack threads") rather than written to."""
+    norm = parsed.norm
+    return bool(
+        re.search(
+            rf"\b(?:from|in|of|across|read|summari[sz]e|scan|monitor|watch)\b[^.]{{0,20}}"
+            rf"\b{tool}\b",
+            norm,
+        )
+        and not re.search(
+            rf"\b(?:to|into|post\w* (?:in|on)|send\w* (?:in|on|via))\s+"
+            rf"(?:the |our |my )?{tool}\b",
+            norm,
+        )
+    )
+
+
+def extract_entities(message: str, *, agents: Sequence[str] = ()) -> dict[str, str]:
+    """Entities of a raw message, agent names matched against ``agents``."""
+    from intents.offline_model import engine
+    from intents.offline_text import agent_keys, parse
+
+    parsed = parse(message, engine().analyzer, agent_keys(agents))
+    return entities_from(parsed)

@@ -1,0 +1,162 @@
+"""Run the classifier over a JSONL dataset and score it (what ``eval_intents`` prints)."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from intents.services import classify_message
+from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
+
+DEFAULT_DATASET = Path(__file__).resolve().parent / "data" / "eval.jsonl"
+# The agents the evaluation runs against: the demo tenant's (see seed_demo).
+EVAL_AGENTS = (
+    AgentRef("notion-reporter", "Weekly Notion project summaries"),
+    AgentRef("jira-overdue-monitor", "Daily overdue ticket alerts"),
+    AgentRef("financial-analyzer", "Monthly financial analysis"),
+)
+LABELS = [a.value for a in ActionType]
+
+
+class DatasetError(ValueError):
+    """A line of the dataset is not a valid case."""
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    message: str
+    expected: str
+    history: list[HistoryTurn] = field(default_factory=list)
+    also_ok: tuple[str, ...] = ()
+    category: str = ""
+
+
+def load_dataset(path: Path) -> list[Case]:
+    cases = []
+    with path.open(encoding="utf-8") as handle:
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
+                continue
+            try:
+                raw = json.loads(line)
+                case = Case(
+                    id=str(raw.get("id") or f"line-{number}"),
+                    message=str(raw["message"]),
+                    expected=str(raw["expected"]),
+                    history=[_turn(turn) for turn in raw.get("history") or []],
+                    also_ok=tuple(str(a) for a in raw.get("also_ok") or ()),
+                    category=str(raw.get("category") or ""),
+                )
+            except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                raise DatasetError(f"{path}:{number}: not a valid case ({exc})") from exc
+            if case.expected not in LABELS:
+                raise DatasetError(f"{path}:{number}: unknown expected action {case.expected!r}")
+            cases.append(case)
+    return cases
+
+
+def _turn(raw: dict[str, Any]) -> HistoryTurn:
+    role = raw["role"]
+    if role not in ("user", "assistant", "system"):
+        raise ValueError(f"unknown role {role!r}")
+    turn = HistoryTurn(role=role, content=str(raw["content"]))
+    if isinstance(raw.get("metadata"), dict):
+        turn["metadata"] = raw["metadata"]
+    return turn
+
+
+@dataclass(frozen=True)
+class Scored:
+    case: Case
+    result: IntentResult
+
+    @property
+    def predicted(self) -> str:
+        return self.result.action_type.value
+
+    @property
+    def correct(self) -> bool:
+        return self.predicted == self.case.expected or self.predicted in self.case.also_ok
+
+
+def run_cases(
+    cases: list[Case], *, offline_only: bool, progress: Callable[[int], None] | None = None
+) -> Iterator[Scored]:
+    for done, case in enumerate(cases, start=1):
+        result = classify_message(
+            case.message, history=case.history, agents=EVAL_AGENTS, offline_only=offline_only
+        )
+        if progress:
+            progress(done)
+        yield Scored(case=case, result=result)
+
+
+def _percentile(values: list[float], pct: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return 0.0
+    return ordered[min(len(ordered) - 1, round(pct / 100 * (len(ordered) - 1)))]
+
+
+def report(scored: list[Scored]) -> dict[str, Any]:
+    """The contract's ``eval_intents --json`` object, plus per-category accuracy and cost."""
+    n = len(scored)
+    # A prediction in also_ok counts as the expected label, so the matrix agrees with accuracy.
+    pairs = [(s.case.expected, s.case.expected if s.correct else s.predicted) for s in scored]
+    confusion = {gold: dict.fromkeys(LABELS, 0) for gold in LABELS}
+    for gold, predicted in pairs:
+        confusion[gold][predicted] += 1
+    per_class = {}
+    for label in LABELS:
+        tp = confusion[label][label]
+        fp = sum(confusion[gold][label] for gold in LABELS if gold != label)
+        fn = sum(confusion[label][p] for p in LABELS if p != label)
+        precision = tp / (tp + fp) if tp + fp else 0.0
+        recall = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        per_class[label] = {
+            "precision": round(precision, 4),
+            "recall": round(recall, 4),
+            "f1": round(f1, 4),
+            "support": tp + fn,
+        }
+    categories: dict[str, list[bool]] = {}
+    for s in scored:
+        categories.setdefault(s.case.category or "uncategorized", []).append(s.correct)
+    latencies = [s.result.latency_ms for s in scored]
+    costs = [
+        float(s.result.usage["cost_usd"])
+        for s in scored
+        if s.result.usage and s.result.usage.get("cost_usd") is not None
+    ]
+    return {
+        "accuracy": round(sum(s.correct for s in scored) / n, 4) if n else 0.0,
+        "n": n,
+        "per_class": per_class,
+        "confusion": confusion,
+        "latency_ms": {
+            "p50": round(_percentile(latencies, 50), 3),
+            "p95": round(_percentile(latencies, 95), 3),
+        },
+        "method_counts": dict(Counter(s.result.method.value for s in scored)),
+        "per_category": {
+            name: {"accuracy": round(sum(oks) / len(oks), 4), "n": len(oks)}
+            for name, oks in sorted(categories.items())
+        },
+        "total_cost_usd": round(sum(costs), 6) if costs else None,
+        "cases": [
+            {
+                "id": s.case.id,
+                "expected": s.case.expected,
+                "predicted": s.predicted,
+                "correct": s.correct,
+                "method": s.result.method.value,
+            }
+            for s in scored
+        ],
+    }

@@ -1,0 +1,359 @@
+"""The offline intent classifier: no network, no model download, deterministic.
+
+A synonym lexicon (five languages) maps words to canonical words and concepts; a logistic
+regression trained from ``intents/data/training.jsonl`` on first use scores the seven actions;
+the previous assistant turn's metadata resolves follow-ups ("yes", "the second one", "again").
+See docs/intents-offline.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from intents.clarify import clarifying_question_for
+from intents.entities import entities_from
+from intents.offline_context import (
+    ANSWER_KEYS,
+    CHANGE_CUES,
+    INFO_CUES,
+    RUN_CUES,
+    Context,
+    concepts_of,
+    denial_rest_is_empty,
+    is_affirmation,
+    is_cancel,
+    is_denial,
+    is_recap,
+    read_context,
+    selection,
+)
+from intents.offline_guard import strip_meta
+from intents.offline_lexicon import AGENT_WORD
+from intents.offline_model import LABELS, Engine, engine, features
+from intents.offline_text import AgentKeys, Parsed, agent_keys, normalize, parse
+from intents.types import (
+    CLARIFY_BELOW,
+    ActionType,
+    AgentRef,
+    HistoryTurn,
+    IntentResult,
+    Method,
+)
+
+logger = logging.getLogger(__name__)
+
+# Below this gap between the two best probabilities the result is flagged ambiguous.
+AMBIGUITY_MARGIN = 0.25
+# Logistic regression trained to separate its training set is over-sure on new phrasings;
+# dividing the logits spreads the probabilities (chosen on docs/intents-offline.md's table).
+TEMPERATURE = 1.5
+_INDEX = {label: i for i, label in enumerate(LABELS)}
+_AGENT_ACTIONS = (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT, ActionType.QUERY_INFO)
+
+
+@dataclass
+class _Decision:
+    action: ActionType
+    confidence: float
+    reasoning: str
+    alternative: ActionType | None = None
+    entities: dict[str, str] = field(default_factory=dict)
+    ambiguous: bool = False
+
+
+def classify_offline(
+    message: str,
+    *,
+    history: Sequence[HistoryTurn] = (),
+    agents: Sequence[AgentRef] = (),
+) -> IntentResult:
+    """Classify one user message with the offline tier; never raises."""
+    start = time.perf_counter()
+    try:
+        return _classify(message, history, agents, start)
+    except Exception:
+        # A chat turn must get an answer even if a bug lurks here; the log says where.
+        logger.exception("offline intent classifier failed")
+        return IntentResult(
+            action_type=ActionType.UNKNOWN,
+            confidence=0.0,
+            reasoning="offline classifier error",
+            clarifying_question=clarifying_question_for(ActionType.UNKNOWN),
+            method=Method.OFFLINE,
+            latency_ms=round((time.perf_counter() - start) * 1000.0, 4),
+        )
+
+
+@functools.lru_cache(maxsize=256)
+def _agent_keys(names: tuple[str, ...]) -> AgentKeys:
+    return agent_keys(names)
+
+
+def _names(agents: Sequence[AgentRef], ctx: Context) -> tuple[str, ...]:
+    names: list[str] = []
+    for agent in agents:
+        name = getattr(agent, "name", None)
+        if isinstance(name, str) and name.strip() and name not in names:
+            names.append(name)
+    for name in (*ctx.listed_agents, ctx.last_agent, ctx.last_run):
+        if name and name not in names:
+            names.append(name)
+    return tuple(names)
+
+
+def _softmax(logits: Sequence[float]) -> list[float]:
+    top = max(logits)
+    exps = [math.exp(v - top) for v in logits]
+    total = sum(exps)
+    return [e / total for e in exps]
+
+
+def _classify(
+    message: str, history: Sequence[HistoryTurn], agents: Sequence[AgentRef], start: float
+) -> IntentResult:
+    text = message if isinstance(message, str) else ""
+    cleaned, injected = strip_meta(normalize(text))
+    eng = engine()
+    if not isinstance(history, (list, tuple)):
+        history = (
+            list(history) if isinstance(history, Sequence) and not isinstance(history, str) else []
+        )
+    ctx = read_context(history)
+    names = _names(agents, ctx)
+    parsed = parse(cleaned, eng.analyzer, _agent_keys(names), normalized=True)
+    entities = entities_from(parsed)
+    if not parsed.units or (injected and not parsed.concepts):
+        if injected:
+            meta_only = _Decision(
+                ActionType.UNKNOWN, 0.85, "only instructions aimed at the classifier"
+            )
+            return _finish(meta_only, entities, start)
+        return _finish(_Decision(ActionType.UNKNOWN, 0.4, "nothing to classify"), entities, start)
+    feats = features(parsed)
+    if injected:
+        feats.append("x:injection")
+    logits = eng.model.logits(feats)
+    decision = _follow_up(parsed, ctx, logits, entities)
+    if decision is None:
+        decision = _from_model(eng, parsed.concepts, logits, injected)
+    if decision.action in _AGENT_ACTIONS and "agent" not in entities:
+        agent = _context_agent(parsed, ctx) or _agent_by_source(entities, names)
+        if agent:
+            entities["agent"] = agent
+    return _finish(decision, entities, start)
+
+
+def _agent_by_source(entities: Mapping[str, str], names: Sequence[str]) -> str | None:
+    """The one agent whose name contains the named source ("the notion summary")."""
+    source = entities.get("source", "").split(",")[0]
+    if not source:
+        return None
+    key = source.replace("_", "")
+    hits = [n for n in names if key in n.casefold().replace("-", "").replace("_", "")]
+    return hits[0] if len(hits) == 1 else None
+
+
+def _context_agent(parsed: Parsed, ctx: Context) -> str | None:
+    concepts = concepts_of(parsed)
+    if {"T_AGAIN", "ADJ_SAME"} & concepts and (ctx.last_run or ctx.last_agent):
+        return ctx.last_run or ctx.last_agent
+    if "PRON_IT" in concepts and ctx.last_agent:
+        return ctx.last_agent
+    return None
+
+
+def _follow_up(
+    parsed: Parsed, ctx: Context, logits: list[float], entities: dict[str, str]
+) -> _Decision | None:
+    """Decide from the previous assistant turn's metadata, or bias ``logits`` in place."""
+    if not ctx.has_history:
+        return None
+    concepts = concepts_of(parsed)
+    n_units = len(parsed.units)
+    has_agent = any(u.canon == AGENT_WORD for u in parsed.units)
+
+    if ctx.wizard is not None:
+        if is_cancel(parsed) and not concepts & _PLATFORM_CUES:
+            return _Decision(ActionType.UNKNOWN, 0.8, "cancels the open wizard")
+        if is_recap(parsed):
+            # The wizard's own recap answers this; query_info would drop the open wizard.
+            return _Decision(ctx.wizard, 0.8, "asks where the open wizard stands")
+
+    if ctx.offer is not None:
+        offer = ctx.offer
+        if is_affirmation(parsed):
+            return _Decision(
+                offer, 0.92, f"agrees to the offer to {offer}", entities=dict(ctx.offer_entities)
+            )
+        if is_denial(parsed):
+            if denial_rest_is_empty(parsed):
+                return _Decision(ActionType.UNKNOWN, 0.85, f"declines the offer to {offer}")
+            logits[_INDEX[offer]] -= 3.0
+        elif parsed.units[0].concepts and "YES" in parsed.units[0].concepts and not has_agent:
+            # "yes but make it daily": the offer, with a change to what was offered.
+            return _Decision(
+                offer,
+                0.85,
+                f"agrees to the offer to {offer} with changes",
+                entities=dict(ctx.offer_entities),
+            )
+        elif (concepts & (CHANGE_CUES | {"SRC", "CHAT", "TIMEUNIT", "TIME"})) and not has_agent:
+            # "make it weekly instead" while an offer is pending reshapes the offer itself.
+            logits[_INDEX[offer]] += 2.5
+
+    if ctx.options:
+        picked = selection(parsed, len(ctx.options))
+        if picked is None and is_affirmation(parsed) and len(ctx.options) == 1:
+            picked = 0
+        if picked is not None:
+            wanted = picked + 1
+            chosen = next((o for o in ctx.options if o[0] == wanted), ctx.options[picked])
+            return _Decision(chosen[1], 0.9, f"picks option {chosen[0]} ({chosen[2] or chosen[1]})")
+        by_label = _option_by_label(parsed, ctx)
+        if by_label is not None:
+            return _Decision(by_label[1], 0.8, f"names option {by_label[0]} ({by_label[2]})")
+        if n_units <= 10:
+            for _, action, _ in ctx.options:
+                logits[_INDEX[action]] += 1.0
+
+    if ctx.listed_agents:
+        picked = selection(parsed, len(ctx.listed_agents))
+        if picked is not None:
+            name = ctx.listed_agents[picked]
+            entities["agent"] = name
+            if concepts & CHANGE_CUES or "schedule" in entities:
+                return _Decision(ActionType.UPDATE_AGENT, 0.88, f"changes listed agent {name}")
+            if concepts & RUN_CUES:
+                return _Decision(ActionType.EXECUTE_TASK, 0.9, f"runs listed agent {name}")
+            if concepts & INFO_CUES:
+                return _Decision(ActionType.QUERY_INFO, 0.85, f"asks about listed agent {name}")
+            if ctx.prev_intent in (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT):
+                return _Decision(ctx.prev_intent, 0.8, f"picks {name} for the pending action")
+            return _Decision(
+                ActionType.EXECUTE_TASK,
+                0.6,
+                f"picks listed agent {name}, verb unclear",
+                alternative=ActionType.QUERY_INFO,
+                ambiguous=True,
+            )
+
+    if ctx.wizard is not None:
+        probs = _softmax(logits)
+        top = max(range(len(probs)), key=probs.__getitem__)
+        answered = ANSWER_KEYS & entities.keys()
+        switching = (
+            LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
+            and probs[top] >= 0.85
+            and not answered
+            and n_units >= 2
+        )
+        if not switching:
+            confidence = 0.9 if answered else 0.78
+            return _Decision(ctx.wizard, confidence, f"answers the open {ctx.wizard} wizard")
+
+    again = {"T_AGAIN", "ADJ_SAME"} & concepts
+    target = ctx.last_run or ctx.last_agent
+    repeats = bool(concepts & {"V_RUN", "V_DO", "V_GENERATE"}) or n_units <= 5
+    if again and target and repeats and not concepts & {"V_CHANGE", "ADV_INSTEAD", "V_CREATE"}:
+        entities.setdefault("agent", target)
+        return _Decision(ActionType.EXECUTE_TASK, 0.88, f"repeats the last run ({target})")
+
+    if ctx.prev_intent is not None and ctx.prev_intent != ActionType.UNKNOWN:
+        if is_affirmation(parsed) and ctx.offer is None:
+            logits[_INDEX[ctx.prev_intent]] += 2.0
+        elif n_units <= 6:
+            logits[_INDEX[ctx.prev_intent]] += 0.3
+    if "PRON_IT" in concepts and ctx.last_agent and not has_agent:
+        if concepts & CHANGE_CUES:
+            logits[_INDEX[ActionType.UPDATE_AGENT]] += 0.8
+        elif concepts & RUN_CUES:
+            logits[_INDEX[ActionType.EXECUTE_TASK]] += 0.8
+    return None
+
+
+_PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", "N_TENANT"})
+# Words that name what an option does; sharing one with a label counts double.
+_ACTION_WORDS = frozenset({"create", "run", "show", "change", "skill", "agent", "list"})
+
+
+@functools.lru_cache(maxsize=512)
+def _label_words(label: str) -> frozenset[str]:
+    units = parse(label, engine().analyzer).units
+    return frozenset(u.canon for u in units if u.concepts or len(u.canon) > 3)
+
+
+def _option_by_label(parsed: Parsed, ctx: Context) -> tuple[int, ActionType, str] | None:
+    """The one option whose label shares the most content words with the message."""
+    words = {u.canon for u in parsed.units if u.concepts or len(u.canon) > 3} - {"__agent__"}
+    if not words:
+        return None
+    scored: list[tuple[int, tuple[int, ActionType, str]]] = []
+    for option in ctx.options:
+        label_words = _label_words(option[2])
+        overlap = words & label_words
+        score = len(overlap) + len(overlap & _ACTION_WORDS)
+        scored.append((score, option))
+    scored.sort(key=lambda item: -item[0])
+    if scored[0][0] >= 2 and (len(scored) == 1 or scored[0][0] > scored[1][0]):
+        return scored[0][1]
+    return None
+
+
+def _from_model(
+    eng: Engine, concepts: frozenset[str], logits: list[float], injected: bool
+) -> _Decision:
+    probs = _softmax([v / TEMPERATURE for v in logits])
+    order = sorted(range(len(probs)), key=probs.__getitem__, reverse=True)
+    top, second = order[0], order[1]
+    confidence = probs[top]
+    ambiguous = confidence - probs[second] < AMBIGUITY_MARGIN
+    alternative = LABELS[second] if ambiguous or confidence < CLARIFY_BELOW else None
+    weights = eng.model.weights
+    cues = sorted(
+        [
+            (w[top] - w[second], f)
+            for c in concepts
+            if (w := weights.get(f := "c:" + c)) is not None
+        ],
+        reverse=True,
+    )[:3]
+    cue_text = ", ".join(f for _, f in cues)
+    reasoning = (
+        f"{LABELS[top]} {confidence:.2f} over {LABELS[second]} {probs[second]:.2f}; "
+        f"cues: {cue_text}"
+    )
+    if injected:
+        reasoning = "ignored instructions aimed at the classifier; " + reasoning
+    return _Decision(
+        LABELS[top], confidence, reasoning, alternative=alternative, ambiguous=ambiguous
+    )
+
+
+def _finish(decision: _Decision, entities: Mapping[str, str], start: float) -> IntentResult:
+    merged = {**entities, **decision.entities}
+    clean = {
+        str(k)[:40]: str(v)[:80] for k, v in merged.items() if isinstance(v, str) and v.strip()
+    }
+    confidence = min(1.0, max(0.0, round(decision.confidence, 3)))
+    alternative = decision.alternative if decision.alternative != decision.action else None
+    ambiguous = decision.ambiguous and alternative is not None
+    question = None
+    if confidence < CLARIFY_BELOW or ambiguous:
+        question = clarifying_question_for(decision.action, alternative, clean)
+    return IntentResult(
+        action_type=decision.action,
+        confidence=confidence,
+        entities=clean,
+        reasoning=decision.reasoning[:300],
+        is_ambiguous=ambiguous,
+        alternative_action=alternative,
+        clarifying_question=question,
+        method=Method.OFFLINE,
+        model=None,
+        latency_ms=round((time.perf_counter() - start) * 1000.0, 4),
+    )

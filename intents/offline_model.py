@@ -1,0 +1,235 @@
+"""The learned part of the offline classifier: features and a multinomial logistic regression.
+
+The model is trained from ``intents/data/training.jsonl`` on first use (about a
+second, deterministic) and kept for the life of the process.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+import math
+import random
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from intents.offline_lexicon import AGENT_WORD, STOPWORDS
+from intents.offline_text import (
+    TOKEN_RE,
+    Analyzer,
+    Lexicon,
+    Parsed,
+    agent_keys,
+    normalize,
+    parse,
+)
+from intents.types import ActionType
+
+TRAINING_PATH = Path(__file__).resolve().parent / "data" / "training.jsonl"
+LABELS: tuple[ActionType, ...] = tuple(ActionType)
+N_LABELS = len(LABELS)
+_PAIR_WINDOW = 4  # units apart: verb-object pairs survive German verb-final word order
+
+# Agent names the training sentences use; they are matched like a tenant's agents.
+TRAINING_AGENTS = (
+    "notion-reporter",
+    "jira-overdue-monitor",
+    "financial-analyzer",
+    "sales-digest",
+    "support-triage",
+    "invoice-chaser",
+    "standup-bot",
+    "hubspot-sync",
+    "kpi-weekly",
+    "churn-watch",
+)
+
+# Hyper-parameters picked by cross-validation on the training set (see docs/intents-offline.md).
+EPOCHS = 10
+LEARNING_RATE = 0.35
+L2 = 2e-4
+
+
+@dataclass(frozen=True)
+class TrainingExample:
+    message: str
+    label: ActionType
+    agents: tuple[str, ...] = ()
+
+
+def load_training(path: Path = TRAINING_PATH) -> list[TrainingExample]:
+    """Read the JSONL training file; blank lines and ``//`` comments are skipped."""
+    examples: list[TrainingExample] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            line = line.strip()
+            if not line or line.startswith("//"):
+                continue
+            row = json.loads(line)
+            examples.append(
+                TrainingExample(
+                    message=row["message"],
+                    label=ActionType(row["label"]),
+                    agents=tuple(row.get("agents", ())),
+                )
+            )
+    return examples
+
+
+def features(parsed: Parsed) -> list[str]:
+    """Sparse features: canonical words, bigrams, concepts, concept pairs and shape flags.
+
+    Concepts repeat (up to three times) so that a long message mentioning billing four times
+    weighs billing more than one passing mention of something else.
+    """
+    # A dict, not a set: insertion order is deterministic, so the float sums are too.
+    out: dict[str, None] = {"x:bias": None}
+    repeated: list[str] = []
+    seen_concepts: dict[str, int] = {}
+    units = parsed.units
+    content: list[str] = []
+    concept_at: list[tuple[int, str]] = []
+    for index, unit in enumerate(units):
+        canon = unit.canon
+        if canon not in STOPWORDS:
+            out["w:" + canon] = None
+            content.append(canon)
+        for concept in unit.concepts:
+            count = seen_concepts.get(concept, 0) + 1
+            seen_concepts[concept] = count
+            if count == 1:
+                out["c:" + concept] = None
+            elif count <= 3:
+                repeated.append("c:" + concept)
+            concept_at.append((index, concept))
+    for a, b in itertools.pairwise(content):
+        out[f"b:{a}|{b}"] = None
+    n_concepts = len(concept_at)
+    for i in range(n_concepts):
+        pos_a, con_a = concept_at[i]
+        for j in range(i + 1, n_concepts):
+            pos_b, con_b = concept_at[j]
+            if pos_b - pos_a > _PAIR_WINDOW:
+                break
+            if con_a != con_b:
+                out[_pair_name(con_a, con_b)] = None
+    # "ok, run it" and "cool, show me" start where the interjection ends.
+    lead = 0
+    while lead < len(units) - 1 and not _INTERJECTION.isdisjoint(units[lead].concepts):
+        lead += 1
+    if units:
+        out["f:" + units[lead].canon] = None
+        for concept in units[lead].concepts:
+            out["fc:" + concept] = None
+        if lead + 1 < len(units):
+            out["f2:" + units[lead].canon + "|" + units[lead + 1].canon] = None
+    if not concept_at:
+        out["x:no_concepts"] = None
+    if len(units) <= 2:
+        out["x:short"] = None
+    if parsed.norm.endswith("?"):
+        out["x:question"] = None
+    for flag in sorted(parsed.flags):
+        out["x:" + flag] = None
+    return [*out, *repeated]
+
+
+@functools.lru_cache(maxsize=8192)
+def _pair_name(a: str, b: str) -> str:
+    """The feature of two concepts seen close together, in either order."""
+    return f"p:{a}|{b}" if a < b else f"p:{b}|{a}"
+
+
+_INTERJECTION = frozenset({"YES", "THANKS", "GREET"})
+
+
+class Model:
+    """Multinomial logistic regression over sparse binary features."""
+
+    def __init__(self, weights: dict[str, tuple[float, ...]]) -> None:
+        self.weights = weights
+
+    def logits(self, feats: Iterable[str]) -> list[float]:
+        get = self.weights.get
+        rows = [w for f in feats if (w := get(f)) is not None]
+        if not rows:
+            return [0.0] * N_LABELS
+        return [sum(col) for col in zip(*rows, strict=True)]
+
+
+def train(examples: Sequence[tuple[list[str], int]], *, seed: int = 13) -> Model:
+    """Plain SGD with a class-balanced loss and per-epoch weight decay; deterministic."""
+    counts = Counter(label for _, label in examples)
+    total = len(examples)
+    class_weight = [total / (N_LABELS * counts[c]) if counts[c] else 0.0 for c in range(N_LABELS)]
+    weights: dict[str, list[float]] = {}
+    # Each example keeps references to its weight rows, so an update touches them in place.
+    example_rows = [
+        ([weights.setdefault(f, [0.0] * N_LABELS) for f in feats], label)
+        for feats, label in examples
+    ]
+    order = list(range(total))
+    rng = random.Random(seed)
+    for epoch in range(EPOCHS):
+        rng.shuffle(order)
+        lr = LEARNING_RATE / (1.0 + 0.3 * epoch)
+        for idx in order:
+            rows, label = example_rows[idx]
+            scores = [sum(col) for col in zip(*rows, strict=True)]
+            top = max(scores)
+            exps = [math.exp(v - top) for v in scores]
+            norm = sum(exps)
+            step = class_weight[label] * lr
+            grads = [step * e / norm for e in exps]
+            grads[label] -= step
+            # Classes the example already scores right barely move; skipping them is most
+            # of the training time saved.
+            active = [(c, g) for c, g in enumerate(grads) if g > 1e-4 or g < -1e-4]
+            for row in rows:
+                for c, g in active:
+                    row[c] -= g
+        decay = 1.0 - lr * L2 * total / 100.0
+        for row in weights.values():
+            for c in range(N_LABELS):
+                row[c] *= decay
+    return Model({f: tuple(w) for f, w in weights.items()})
+
+
+@dataclass(frozen=True)
+class Engine:
+    analyzer: Analyzer
+    model: Model
+
+
+def build_engine(examples: Sequence[TrainingExample]) -> Engine:
+    """Vocabulary, analyzer and model from a list of training examples."""
+    vocab: Counter[str] = Counter()
+    for ex in examples:
+        vocab.update(TOKEN_RE.findall(normalize(ex.message)))
+    analyzer = Analyzer(_lexicon(), vocab)
+    default_keys = agent_keys(TRAINING_AGENTS)
+    rows: list[tuple[list[str], int]] = []
+    for ex in examples:
+        label = LABELS.index(ex.label)
+        keys = agent_keys(ex.agents) if ex.agents else default_keys
+        with_names = parse(ex.message, analyzer, keys)
+        rows.append((features(with_names), label))
+        if any(u.canon == AGENT_WORD for u in with_names.units):
+            # Also learn the message as a tenant without that agent would send it, so a name
+            # the caller did not pass in ``agents`` still reads as a reference to an agent.
+            rows.append((features(parse(ex.message, analyzer)), label))
+    return Engine(analyzer=analyzer, model=train(rows))
+
+
+@functools.cache
+def _lexicon() -> Lexicon:
+    return Lexicon()
+
+
+@functools.cache
+def engine() -> Engine:
+    """The process-wide engine, trained on first use."""
+    return build_engine(load_training())

@@ -1,0 +1,169 @@
+"""``intent_classify``: the one entry point for classifying a message, sync and async.
+
+Tiers, in order: the ``@agent-name`` fast path, the LLM tier when a provider is reachable, and
+the offline classifier, which also answers whenever the LLM tier cannot.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import logging
+import re
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from conversations.models import Agent, Tenant
+from intents import metrics
+from intents.llm import LLMFallback, classify_llm, classify_llm_sync, llm_status
+from intents.offline import classify_offline
+from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult, Method
+
+logger = logging.getLogger("omniforge.intents")
+
+# How many of the tenant's agents the classifiers see (the prompt bounds tokens as well).
+AGENTS_IN_CONTEXT = 50
+_MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9][A-Za-z0-9_-]{0,79})")
+
+
+def agent_refs(tenant: Tenant, *, mentioned: Sequence[str] = ()) -> list[AgentRef]:
+    """The tenant's most recently updated agents, plus any agent the message mentions by name."""
+    agents = Agent.objects.for_tenant(tenant)
+    rows = list(
+        agents.order_by("-updated_at").values_list("name", "description")[:AGENTS_IN_CONTEXT]
+    )
+    seen = {name for name, _ in rows}
+    wanted = [name.lower() for name in mentioned if name.lower() not in seen]
+    if wanted:
+        rows += list(agents.filter(name__in=wanted).values_list("name", "description"))
+    return [AgentRef(name=name, description=description) for name, description in rows]
+
+
+def mentions(message: str) -> list[str]:
+    return _MENTION.findall(message)
+
+
+def fast_path(message: str, agents: Sequence[AgentRef]) -> IntentResult | None:
+    """``@name`` of an existing agent: execute_task without a model; unknown names fall through."""
+    by_name = {agent.name.lower(): agent.name for agent in agents}
+    for mention in mentions(message):
+        name = by_name.get(mention.lower())
+        if name is not None:
+            return IntentResult(
+                action_type=ActionType.EXECUTE_TASK,
+                confidence=1.0,
+                entities={"agent": name},
+                reasoning=f"The message addresses the agent @{name} directly.",
+                method=Method.FAST_PATH,
+            )
+    return None
+
+
+def _finish(result: IntentResult, *, started: float, fallback: str | None) -> IntentResult:
+    latency_ms = round((time.perf_counter() - started) * 1000, 3)
+    if result.method != Method.LLM:
+        usage = dict(result.usage or {})
+        if fallback:
+            usage["fallback_reason"] = fallback
+        result = dataclasses.replace(result, latency_ms=latency_ms, usage=usage or None)
+    metrics.CLASSIFICATION_SECONDS.labels(result.method.value).observe(latency_ms / 1000)
+    metrics.CLASSIFICATIONS.labels(result.method.value, result.action_type.value).inc()
+    if fallback:
+        metrics.FALLBACKS.labels(fallback).inc()
+    # One line per classification, never the message: content may carry secrets.
+    logger.info(
+        "intent_classified %s",
+        json.dumps(
+            {
+                "method": result.method.value,
+                "model": result.model,
+                "latency_ms": result.latency_ms,
+                "action_type": result.action_type.value,
+                "confidence": round(result.confidence, 3),
+                "fallback_reason": fallback,
+            }
+        ),
+    )
+    return result
+
+
+async def aclassify_message(
+    message: str,
+    *,
+    history: Sequence[HistoryTurn] = (),
+    agents: Sequence[AgentRef] = (),
+    wizard: Mapping[str, Any] | None = None,
+    offline_only: bool = False,
+) -> IntentResult:
+    """Classify with the tiers in order, given the agents; stores nothing."""
+    started = time.perf_counter()
+    quick = fast_path(message, agents)
+    if quick is not None:
+        return _finish(quick, started=started, fallback=None)
+    fallback: str | None = None
+    if not offline_only and llm_status()[0]:
+        try:
+            result = await classify_llm(message, history=history, agents=agents, wizard=wizard)
+        except LLMFallback as exc:
+            fallback = exc.reason
+        else:
+            return _finish(result, started=started, fallback=None)
+    result = classify_offline(message, history=history, agents=agents)
+    return _finish(result, started=started, fallback=fallback)
+
+
+def classify_message(
+    message: str,
+    *,
+    history: Sequence[HistoryTurn] = (),
+    agents: Sequence[AgentRef] = (),
+    wizard: Mapping[str, Any] | None = None,
+    offline_only: bool = False,
+) -> IntentResult:
+    """The synchronous twin of ``aclassify_message``, for views, commands and tasks."""
+    started = time.perf_counter()
+    quick = fast_path(message, agents)
+    if quick is not None:
+        return _finish(quick, started=started, fallback=None)
+    fallback: str | None = None
+    if not offline_only and llm_status()[0]:
+        try:
+            result = classify_llm_sync(message, history=history, agents=agents, wizard=wizard)
+        except LLMFallback as exc:
+            fallback = exc.reason
+        else:
+            return _finish(result, started=started, fallback=None)
+    result = classify_offline(message, history=history, agents=agents)
+    return _finish(result, started=started, fallback=fallback)
+
+
+def intent_classify(
+    *,
+    tenant: Tenant,
+    message: str,
+    history: Sequence[HistoryTurn] = (),
+    wizard: Mapping[str, Any] | None = None,
+    offline_only: bool = False,
+) -> IntentResult:
+    """Classify a message of ``tenant``'s user, with the tenant's agents in view."""
+    agents = agent_refs(tenant, mentioned=mentions(message))
+    return classify_message(
+        message, history=history, agents=agents, wizard=wizard, offline_only=offline_only
+    )
+
+
+async def aintent_classify(
+    *,
+    tenant: Tenant,
+    message: str,
+    history: Sequence[HistoryTurn] = (),
+    wizard: Mapping[str, Any] | None = None,
+    offline_only: bool = False,
+) -> IntentResult:
+    agents = await sync_to_async(agent_refs)(tenant, mentioned=mentions(message))
+    return await aclassify_message(
+        message, history=history, agents=agents, wizard=wizard, offline_only=offline_only
+    )
