@@ -21,6 +21,10 @@ def main() -> None:
         work.mkdir(exist_ok=True)
         os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # Measure what production runs: with DEBUG on, Django's SQLite cursor runs an extra query
+    # per statement to log it with quoted parameters.
+    os.environ.setdefault("DEBUG", "false")
+    os.environ.setdefault("SECRET_KEY", "bench-only-secret-key")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django
     from django.core.management import call_command

@@ -298,13 +298,16 @@ def message_recent(*, conversation: Conversation, limit: int = 20) -> list[Recen
 
     Read on every turn: one indexed range scan on (conversation, seq), no model instances.
     """
+    # The conversation row was loaded inside its tenant, and its id is unique: filtering on it
+    # alone matches the (conversation_id, seq) index exactly. An extra tenant_id condition let
+    # PostgreSQL pick a bitmap AND with the tenant index and sort every message of the
+    # conversation (8 ms instead of 0.05 ms at 10,000 messages).
     sql = (
         "SELECT id, seq, role, content, token_count, metadata "  # noqa: S608
-        f"FROM {_table(Message)} WHERE conversation_id = %s AND tenant_id = %s "
-        "ORDER BY seq DESC LIMIT %s"
+        f"FROM {_table(Message)} WHERE conversation_id = %s ORDER BY seq DESC LIMIT %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [conversation.id, conversation.tenant_id, limit])
+        cursor.execute(sql, [conversation.id, limit])
         rows = cursor.fetchall()
     rows.reverse()
     return [
