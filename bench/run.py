@@ -35,9 +35,8 @@ def main() -> None:
     print(
         f"{platform.node()}: {platform.processor() or platform.machine()}, {os.cpu_count()} cores"
     )
-    print(
-        f"Python {platform.python_version()}, database {os.environ['DATABASE_URL'].split(':')[0]}"
-    )
+    database = os.environ["DATABASE_URL"].split(":")[0]
+    print(f"Python {platform.python_version()}, database {database}, DEBUG={os.environ['DEBUG']}")
     only = set(sys.argv[1:])
     for name in SECTIONS:
         if only and name.rsplit(".", 1)[-1] not in only:
