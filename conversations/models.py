@@ -67,6 +67,11 @@ class Conversation(models.Model):
     message_count = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
+    # The turn lease: one chat turn of this conversation at a time, across server processes.
+    # Taken and released with single-row compare-and-set UPDATEs (never held in a transaction
+    # while a model is called); the expiry frees it when a process dies mid-turn.
+    turn_owner = models.CharField(max_length=32, blank=True, default="", editable=False)
+    turn_lease_until = models.DateTimeField(null=True, blank=True, editable=False)
 
     objects = TenantManager["Conversation"]()
 
@@ -180,3 +185,37 @@ class Agent(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class AgentRun(models.Model):
+    """A request to run an agent, made from a chat turn (or the API)."""
+
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        SUCCEEDED = "succeeded", "Succeeded"
+        FAILED = "failed", "Failed"
+
+    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="runs", db_index=False)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    requested_at = models.DateTimeField(default=timezone.now)
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    conversation_id = models.CharField(max_length=26, blank=True, default="")
+    message_id = models.CharField(max_length=26, blank=True, default="")
+
+    objects = TenantManager["AgentRun"]()
+
+    class Meta:
+        indexes = (
+            # An agent's last run (query_info details), newest first.
+            models.Index(fields=("agent", "-requested_at"), name="agentrun_agent_latest"),
+            # Admin changelist per tenant.
+            models.Index(fields=("tenant", "-requested_at"), name="agentrun_tenant_latest"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.agent_id} {self.status} at {self.requested_at}"

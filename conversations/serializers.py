@@ -5,7 +5,7 @@ from typing import Any
 
 from rest_framework import serializers
 
-from conversations.models import Conversation, Message
+from conversations.models import Agent, Conversation, Message
 
 METADATA_MAX_BYTES = 16 * 1024
 
@@ -73,3 +73,16 @@ class ConversationPageSerializer(PageSerializer):
 
 class MessagePageSerializer(PageSerializer):
     results = MessageSerializer(many=True)
+
+
+class AgentSerializer(serializers.ModelSerializer[Agent]):
+    class Meta:
+        model = Agent
+        fields = ("id", "name", "description", "config", "created_at", "updated_at")
+        read_only_fields = ("id", "created_at", "updated_at")
+
+
+class AgentWriteSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=80)
+    description = serializers.CharField(max_length=500, allow_blank=True, required=False)
+    config = serializers.JSONField(required=False, validators=[validate_metadata])

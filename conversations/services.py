@@ -9,8 +9,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import operator
 from dataclasses import dataclass
 from datetime import datetime
+from functools import reduce
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -22,7 +24,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from conversations.fields import decrypt_text, encrypt_text
-from conversations.models import Conversation, Message, Tenant
+from conversations.models import Conversation, Message, Tenant, new_id
 from conversations.tokens import count_tokens
 
 TITLE_MAX_CHARS = 60
@@ -239,6 +241,15 @@ def _insert_message(message: Message) -> None:
     message._state.db = connection.alias
 
 
+def _idempotency_keys(client_message_id: str | None, message_id: str | None) -> list[Q]:
+    keys = []
+    if client_message_id is not None:
+        keys.append(Q(client_message_id=client_message_id))
+    if message_id is not None:
+        keys.append(Q(id=message_id))
+    return keys
+
+
 def message_add(
     *,
     conversation: Conversation,
@@ -246,15 +257,19 @@ def message_add(
     content: str,
     metadata: dict[str, Any] | None = None,
     client_message_id: str | None = None,
+    message_id: str | None = None,
+    created_at: datetime | None = None,
 ) -> AddedMessage:
     """Append a message: the next sequence number, the conversation's counters, in one commit.
 
-    With ``client_message_id`` the append is idempotent: a key the conversation already has
-    returns the stored message (``created=False``) and changes nothing.
+    Idempotent under ``client_message_id`` (the client's key) and under ``message_id`` (an id
+    chosen before a write that may be retried): a key the conversation already has returns the
+    stored message (``created=False``) and changes nothing.
     """
     if role not in Message.Role.values:
         raise ValidationError(f"Unknown role {role!r}.", code="invalid_role")
     message = Message(
+        id=message_id or new_id(),
         tenant_id=conversation.tenant_id,
         conversation=conversation,
         role=role,
@@ -262,25 +277,27 @@ def message_add(
         token_count=count_tokens(content),
         metadata=metadata or {},
         client_message_id=client_message_id,
-        created_at=timezone.now(),
+        created_at=created_at or timezone.now(),
     )
     auto_title = title_from_text(content) if role == Message.Role.USER else ""
     try:
         with transaction.atomic():
             message.seq = _next_seq(conversation, now=message.created_at, title=auto_title)
-            if client_message_id is not None:
+            keys = _idempotency_keys(client_message_id, message_id)
+            if keys:
                 # Checked after the counter's lock is held, so a concurrent twin has committed.
-                existing = conversation.messages.filter(client_message_id=client_message_id).first()
+                existing = conversation.messages.filter(reduce(operator.or_, keys)).first()
                 if existing is not None:
                     raise _AlreadyStored(existing)  # rolls the counter back
             _insert_message(message)
     except _AlreadyStored as dup:
         return AddedMessage(message=dup.message, created=False)
     except IntegrityError:
-        if client_message_id is None:
+        keys = _idempotency_keys(client_message_id, message_id)
+        if not keys:
             raise
         # A twin with the same key won the race on a backend without the lock above.
-        existing = conversation.messages.get(client_message_id=client_message_id)
+        existing = conversation.messages.get(reduce(operator.or_, keys))
         return AddedMessage(message=existing, created=False)
     conversation.message_count = message.seq
     conversation.updated_at = message.created_at
@@ -369,3 +386,60 @@ aconversation_delete = sync_to_async(conversation_delete)
 amessage_add = sync_to_async(message_add)
 amessage_recent = sync_to_async(message_recent)
 amessage_page = sync_to_async(message_page)
+
+
+# --- Writes that failed during a chat turn ----------------------------------------------------
+
+
+@dataclass
+class PendingMessage:
+    """A message whose write failed; its id, chosen up front, makes the retry idempotent."""
+
+    id: str
+    role: str
+    content: str
+    metadata: dict[str, Any]
+    client_message_id: str | None
+    created_at: datetime
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "role": self.role,
+            "content": self.content,
+            "metadata": self.metadata,
+            "client_message_id": self.client_message_id,
+            "created_at": self.created_at.isoformat(),
+        }
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> PendingMessage:
+        return cls(**{**payload, "created_at": datetime.fromisoformat(payload["created_at"])})
+
+
+def messages_store_pending(
+    *, tenant_id: int, user_id: int, conversation_id: str, messages: list[PendingMessage]
+) -> int:
+    """Store a turn's unwritten messages, in order, exactly once; returns how many were new.
+
+    Creates the conversation with its chosen id when that write had failed too.
+    """
+    tenant = Tenant.objects.get(pk=tenant_id)
+    conversation, _ = Conversation.objects.for_tenant(tenant).get_or_create(
+        id=conversation_id, tenant=tenant, defaults={"user_id": user_id}
+    )
+    if conversation.user_id != user_id:
+        raise ValidationError("The conversation belongs to another user.")
+    stored = 0
+    for pending in messages:
+        added = message_add(
+            conversation=conversation,
+            role=pending.role,
+            content=pending.content,
+            metadata=pending.metadata,
+            client_message_id=pending.client_message_id,
+            message_id=pending.id,
+            created_at=pending.created_at,
+        )
+        stored += int(added.created)
+    return stored

@@ -3,22 +3,27 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from django.db.models import QuerySet
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.generics import ListCreateAPIView
 from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.pagination import CursorPagination
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.urls import remove_query_param, replace_query_param
 from rest_framework.views import APIView
 
-from conversations import services
+from conversations import agent_services, services
 from conversations.export import FORMATS, export_payload, render_json, render_markdown
-from conversations.models import Conversation
+from conversations.models import Agent, Conversation
 from conversations.permissions import request_tenant, request_user
 from conversations.serializers import (
+    AgentSerializer,
+    AgentWriteSerializer,
     ConversationPageSerializer,
     ConversationSerializer,
     ConversationWriteSerializer,
@@ -166,3 +171,50 @@ class ConversationExportView(ConversationOwnedView):
             f'attachment; filename="conversation-{conversation.id}.{extension}"'
         )
         return response
+
+
+class AgentPagination(CursorPagination):
+    ordering = ("name",)  # unique per tenant: a stable cursor
+    page_size = 50
+    page_size_query_param = "limit"
+    max_page_size = 100
+
+
+class AgentListView(ListCreateAPIView[Agent]):
+    queryset = Agent.objects.none()
+    serializer_class = AgentSerializer
+    pagination_class = AgentPagination
+
+    def get_queryset(self) -> QuerySet[Agent]:
+        return Agent.objects.for_tenant(request_tenant(self.request))
+
+    @extend_schema(request=AgentWriteSerializer, responses={201: AgentSerializer})
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        body = AgentWriteSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        agent = agent_services.agent_create(
+            tenant=request_tenant(request), created_by=request_user(request), **body.validated_data
+        )
+        return Response(AgentSerializer(agent).data, status=status.HTTP_201_CREATED)
+
+
+class AgentDetailView(APIView):
+    def get_agent(self, request: Request, agent_id: str) -> Agent:
+        return agent_services.agent_get(tenant=request_tenant(request), agent_id=agent_id)
+
+    @extend_schema(responses=AgentSerializer)
+    def get(self, request: Request, agent_id: str) -> Response:
+        return Response(AgentSerializer(self.get_agent(request, agent_id)).data)
+
+    @extend_schema(request=AgentWriteSerializer, responses=AgentSerializer)
+    def patch(self, request: Request, agent_id: str) -> Response:
+        agent = self.get_agent(request, agent_id)
+        body = AgentWriteSerializer(data=request.data, partial=True)
+        body.is_valid(raise_exception=True)
+        agent = agent_services.agent_update(agent=agent, **body.validated_data)
+        return Response(AgentSerializer(agent).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, agent_id: str) -> Response:
+        agent_services.agent_delete(agent=self.get_agent(request, agent_id))
+        return Response(status=status.HTTP_204_NO_CONTENT)
