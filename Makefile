@@ -52,4 +52,4 @@ lock:
 	rm -rf .lock-venv build *.egg-info
 
 clean:
-	rm -rf $(VENV) .test-db.sqlite3* staticfiles
+	rm -rf $(VENV) .test-db-* staticfiles

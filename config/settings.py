@@ -133,8 +133,9 @@ if _default_db["ENGINE"] == "django.db.backends.sqlite3":
         "transaction_mode": "IMMEDIATE",
         "timeout": env_int("SQLITE_BUSY_TIMEOUT_S", 20, minimum=1),
     }
-    # A file, not :memory:, so that the multi-process tests can open the test database too.
-    _default_db["TEST"] = {"NAME": str(BASE_DIR / ".test-db.sqlite3")}
+    # A file, not :memory:, so that the multi-process tests can open the test database too;
+    # one per test session, so that two sessions at once do not share it.
+    _default_db["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 else:
     _default_db["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
     _default_db["CONN_HEALTH_CHECKS"] = True

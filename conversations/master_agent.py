@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db import transaction
 
 from conversations import agent_services
 from conversations.models import Agent, Conversation, Membership, Tenant
@@ -152,9 +151,13 @@ def last_listed_agents(history: Sequence[HistoryTurn]) -> list[str]:
     return []
 
 
-@transaction.atomic
 def master_agent_respond(turn: Turn) -> Reply:
-    """Decide and act on one turn; the conversation's metadata is saved with the changes."""
+    """Decide and act on one turn; the conversation's metadata is saved with the changes.
+
+    Not one transaction: a reply that only reads (a list, help, a recap) must not need the
+    write lock, so that it is still answered while storage refuses writes. Each write below is
+    a single statement or an atomic service of its own.
+    """
     state = dict(turn.conversation.metadata or {})
     follow = read_followup(turn.message)
     reply = _route(turn, state, follow)
