@@ -28,7 +28,7 @@ def clean_config(config: dict[str, Any]) -> dict[str, str]:
         raise ValidationError({"config": [f"Unknown keys: {', '.join(unknown)}."]})
     cleaned = {}
     for key, value in config.items():
-        if not isinstance(value, str | int | float) or isinstance(value, bool):
+        if not isinstance(value, str):
             raise ValidationError({"config": [f"{key} must be a string."]})
         cleaned[key] = str(value).strip()[:200]
     return cleaned

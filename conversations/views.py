@@ -8,9 +8,10 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
 from rest_framework.generics import ListCreateAPIView
 from rest_framework.negotiation import BaseContentNegotiation
-from rest_framework.pagination import CursorPagination
+from rest_framework.pagination import Cursor, CursorPagination
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -160,8 +161,6 @@ class ConversationExportView(ConversationOwnedView):
         conversation = self.get_conversation(request, conversation_id)
         fmt = request.query_params.get("format", "markdown")
         if fmt not in FORMATS:
-            from rest_framework.exceptions import ValidationError
-
             raise ValidationError({"format": [f"Choose one of: {', '.join(FORMATS)}."]})
         payload = export_payload(conversation, services.message_all(conversation=conversation))
         content_type, extension = FORMATS[fmt]
@@ -178,6 +177,22 @@ class AgentPagination(CursorPagination):
     page_size = 50
     page_size_query_param = "limit"
     max_page_size = 100
+
+    def decode_cursor(self, request: Request) -> Cursor | None:
+        # DRF answers a bad cursor with 404; it is bad input, as on the conversation list.
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise ValidationError({"cursor": ["Invalid cursor."]}) from None
+
+    def get_page_size(self, request: Request) -> int:
+        if self.page_size_query_param not in request.query_params:
+            return self.page_size
+        query = ListQuerySerializer(
+            data={"limit": request.query_params[self.page_size_query_param]}
+        )
+        query.is_valid(raise_exception=True)
+        return int(query.validated_data["limit"])
 
 
 class AgentListView(ListCreateAPIView[Agent]):
@@ -216,5 +231,11 @@ class AgentDetailView(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, agent_id: str) -> Response:
-        agent_services.agent_delete(agent=self.get_agent(request, agent_id))
+        agent = self.get_agent(request, agent_id)
+        # Members create and change the tenant's agents; removing one is for its creator or
+        # a tenant admin (same tenant, not allowed: 403, not 404).
+        membership = request.membership  # type: ignore[attr-defined]
+        if not membership.is_admin and agent.created_by_id != request_user(request).pk:
+            raise PermissionDenied("Only the agent's creator or a tenant admin can delete it.")
+        agent_services.agent_delete(agent=agent)
         return Response(status=status.HTTP_204_NO_CONTENT)

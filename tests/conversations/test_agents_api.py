@@ -13,8 +13,10 @@ pytestmark = pytest.mark.django_db
 BASE = "/api/v1/agents/"
 
 
-def make_agent(tenant: Tenant, name: str, **config: str) -> Agent:
-    return agent_services.agent_create(tenant=tenant, name=name, config=config)
+def make_agent(tenant: Tenant, name: str, created_by: Any = None, **config: str) -> Agent:
+    return agent_services.agent_create(
+        tenant=tenant, name=name, config=config, created_by=created_by
+    )
 
 
 def stored_names(tenant: Tenant) -> list[str]:
@@ -263,9 +265,9 @@ def test_a_bad_patch_is_a_400_and_changes_nothing(
     assert agent.config == {"schedule": "daily"}
 
 
-def test_it_deletes_an_agent(world: World) -> None:
-    agent = make_agent(world.tenant_a, "notion-reporter")
-    keep = make_agent(world.tenant_a, "jira-monitor")
+def test_its_creator_deletes_an_agent(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", created_by=world.owner)
+    keep = make_agent(world.tenant_a, "jira-monitor", created_by=world.owner)
     client = world.client(world.owner)
 
     response = client.delete(f"{BASE}{agent.id}/")
@@ -273,6 +275,17 @@ def test_it_deletes_an_agent(world: World) -> None:
     assert response.status_code == 204
     assert client.get(f"{BASE}{agent.id}/").status_code == 404
     assert stored_names(world.tenant_a) == [keep.name]
+
+
+def test_another_member_may_not_delete_an_agent_but_a_tenant_admin_may(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", created_by=world.owner)
+
+    refused = world.client(world.member).delete(f"{BASE}{agent.id}/")
+    assert refused.status_code == 403
+    assert stored_names(world.tenant_a) == ["notion-reporter"]
+
+    assert world.client(world.admin_a).delete(f"{BASE}{agent.id}/").status_code == 204
+    assert stored_names(world.tenant_a) == []
 
 
 def test_an_unknown_agent_id_is_a_404(world: World) -> None:
