@@ -38,8 +38,8 @@ from conversations.master_agent import Reply, Turn, master_agent_respond
 from conversations.models import Conversation, Message, Tenant, new_id
 from conversations.services import PendingMessage
 from conversations.tasks import pending_messages_schedule
-from intents.services import aintent_classify
-from intents.types import HistoryTurn, IntentResult
+from intents.services import aclassify_message, agent_refs, mentions
+from intents.types import AgentRef, HistoryTurn, IntentResult
 
 logger = logging.getLogger("omniforge.chat")
 
@@ -122,10 +122,6 @@ def turn_lease_release(*, conversation: Conversation, owner: str) -> None:
     ).update(turn_owner="", turn_lease_until=None)
 
 
-aturn_lease_acquire = sync_to_async(turn_lease_acquire)
-aturn_lease_release = sync_to_async(turn_lease_release)
-
-
 def _replay(conversation: Conversation, user_message: Message) -> Message | None:
     """The reply stored for a user message, when a client re-sends a message it already sent."""
     return (
@@ -136,6 +132,15 @@ def _replay(conversation: Conversation, user_message: Message) -> Message | None
 
 
 # --- The turn --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Begun:
+    conversation: Conversation
+    user_message: Message | PendingMessage
+    stored_reply: Message | None  # the reply already stored for a re-sent message
+    history: list[HistoryTurn]
+    agents: list[AgentRef]
 
 
 @dataclass
@@ -179,19 +184,12 @@ class ChatTurn:
                 yield event
         finally:
             if self._leased and self.conversation is not None:
-                try:
-                    await aturn_lease_release(conversation=self.conversation, owner=self._owner)
-                except DatabaseError:
-                    # The lease expires by itself; the next turn waits at most TURN_LEASE_S.
-                    logger.warning("chat: could not release the turn lease", exc_info=True)
+                await sync_to_async(self._release)()
 
     async def _run(self) -> AsyncIterator[dict[str, Any]]:
-        await self._ensure_conversation()
-        assert self.conversation is not None
-        conversation = self.conversation
-        await self._take_lease()
-
-        user_message, fresh = await self._store_user_message()
+        # Three trips to the database thread per turn: begin, the master agent, finish.
+        begun = await self._begin()
+        conversation, user_message = begun.conversation, begun.user_message
         yield {
             "type": "ack",
             "conversation_id": conversation.id,
@@ -199,25 +197,22 @@ class ChatTurn:
             "client_message_id": self.client_message_id,
             "user_message": message_dict(user_message, conversation.id),
         }
-        if not fresh and isinstance(user_message, Message):
-            stored_reply = await sync_to_async(_replay)(conversation, user_message)
-            if stored_reply is not None:
-                async for event in self._replay_events(stored_reply):
-                    yield event
-                return
+        if begun.stored_reply is not None:
+            async for event in self._replay_events(begun.stored_reply):
+                yield event
+            return
 
         yield {"type": "thinking"}
-        history = await self._history(exclude=user_message.id)
-        intent = await aintent_classify(
-            tenant=self.tenant,
-            message=self.content,
-            history=history,
+        intent = await aclassify_message(
+            self.content,
+            history=begun.history,
+            agents=begun.agents,
             wizard=(conversation.metadata or {}).get("wizard"),
             offline_only=self.offline_only,
         )
         yield {"type": "intent", "intent": intent.to_dict()}
 
-        reply = await self._respond(intent, history, user_message.id)
+        reply = await self._respond(intent, begun.history, user_message.id)
         sent: list[str] = []
         interrupted = False
         for piece in chunks_of(reply.content):
@@ -228,7 +223,9 @@ class ChatTurn:
             yield {"type": "chunk", "content": piece}
             await asyncio.sleep(0)  # let a stop frame or a disconnect arrive between chunks
         content = "".join(sent) if interrupted else reply.content
-        assistant = await self._store_reply(content, reply, intent, user_message.id, interrupted)
+        assistant = await sync_to_async(self._finish)(
+            content, reply, intent, user_message.id, interrupted
+        )
         yield {
             "type": "done",
             "message_id": assistant.id,
@@ -257,39 +254,14 @@ class ChatTurn:
             "replayed": True,
         }
 
-    # --- steps that touch storage, each degrading instead of failing the turn ---
+    # --- begin: conversation, lease, user message, history, agents (one trip) ---
 
-    async def _ensure_conversation(self) -> None:
-        if self.conversation is not None:
-            return
-        try:
-            self.conversation = await services.aconversation_create(
-                tenant=self.tenant, user=self.user
-            )
-        except DatabaseError:
-            logger.warning("chat: could not create the conversation, continuing", exc_info=True)
-            self.degraded.append("conversation_create")
-            now = timezone.now()
-            # Not saved: the background retry creates it with this id before the messages.
-            self.conversation = Conversation(
-                id=new_id(), tenant=self.tenant, user=self.user, created_at=now, updated_at=now
-            )
-
-    async def _take_lease(self) -> None:
-        assert self.conversation is not None
-        if "conversation_create" in self.degraded:
-            return
-        waited = 0.0
-        delay = 0.01
+    async def _begin(self) -> _Begun:
+        waited, delay = 0.0, 0.01
         while True:
-            try:
-                if await aturn_lease_acquire(conversation=self.conversation, owner=self._owner):
-                    self._leased = True
-                    return
-            except DatabaseError:
-                logger.warning("chat: turn lease unavailable, continuing without it")
-                self.degraded.append("turn_lease")
-                return
+            begun = await sync_to_async(self._begin_sync)()
+            if begun is not None:
+                return begun
             if waited >= TURN_WAIT_S:
                 raise ChatError(
                     "busy",
@@ -300,7 +272,45 @@ class ChatTurn:
             waited += delay
             delay = min(delay * 2, 0.2)
 
-    async def _store_user_message(self) -> tuple[Message | PendingMessage, bool]:
+    def _begin_sync(self) -> _Begun | None:
+        """None while another turn of the conversation holds the lease."""
+        self._ensure_conversation()
+        assert self.conversation is not None
+        if "conversation_create" not in self.degraded and not self._leased:
+            try:
+                if not turn_lease_acquire(conversation=self.conversation, owner=self._owner):
+                    return None
+                self._leased = True
+            except DatabaseError:
+                logger.warning("chat: turn lease unavailable, continuing without it")
+                self.degraded.append("turn_lease")
+        user_message, fresh = self._store_user_message()
+        stored_reply = None
+        if not fresh and isinstance(user_message, Message):
+            stored_reply = _replay(self.conversation, user_message)
+        return _Begun(
+            conversation=self.conversation,
+            user_message=user_message,
+            stored_reply=stored_reply,
+            history=self._history(exclude=user_message.id) if stored_reply is None else [],
+            agents=self._agents() if stored_reply is None else [],
+        )
+
+    def _ensure_conversation(self) -> None:
+        if self.conversation is not None:
+            return
+        try:
+            self.conversation = services.conversation_create(tenant=self.tenant, user=self.user)
+        except DatabaseError:
+            logger.warning("chat: could not create the conversation, continuing", exc_info=True)
+            self.degraded.append("conversation_create")
+            now = timezone.now()
+            # Not saved: the background retry creates it with this id before the messages.
+            self.conversation = Conversation(
+                id=new_id(), tenant=self.tenant, user=self.user, created_at=now, updated_at=now
+            )
+
+    def _store_user_message(self) -> tuple[Message | PendingMessage, bool]:
         assert self.conversation is not None
         pending = PendingMessage(
             id=new_id(),
@@ -312,7 +322,7 @@ class ChatTurn:
         )
         if "conversation_create" not in self.degraded:
             try:
-                added = await services.amessage_add(
+                added = services.message_add(
                     conversation=self.conversation,
                     role=pending.role,
                     content=pending.content,
@@ -327,12 +337,12 @@ class ChatTurn:
         self._pending.append(pending)
         return pending, True
 
-    async def _history(self, *, exclude: str) -> list[HistoryTurn]:
+    def _history(self, *, exclude: str) -> list[HistoryTurn]:
         assert self.conversation is not None
         if "conversation_create" in self.degraded:
             return []
         try:
-            recent = await services.amessage_recent(
+            recent = services.message_recent(
                 conversation=self.conversation, limit=settings.OMNIFORGE_CONTEXT_MAX_MESSAGES + 1
             )
         except DatabaseError:
@@ -345,6 +355,23 @@ class ChatTurn:
             max_messages=settings.OMNIFORGE_CONTEXT_MAX_MESSAGES,
         )
         return to_history(window)
+
+    def _agents(self) -> list[AgentRef]:
+        try:
+            return agent_refs(self.tenant, mentioned=mentions(self.content))
+        except DatabaseError:
+            logger.warning("chat: could not read the tenant's agents, classifying without them")
+            self.degraded.append("agents")
+            return []
+
+    def _release(self) -> None:
+        assert self.conversation is not None
+        try:
+            turn_lease_release(conversation=self.conversation, owner=self._owner)
+        except DatabaseError:
+            # The lease expires by itself; the next turn waits at most TURN_LEASE_S.
+            logger.warning("chat: could not release the turn lease", exc_info=True)
+        self._leased = False
 
     async def _respond(
         self, intent: IntentResult, history: list[HistoryTurn], message_id: str
@@ -371,9 +398,10 @@ class ChatTurn:
                 decision="storage_unavailable",
             )
 
-    async def _store_reply(
+    def _finish(
         self, content: str, reply: Reply, intent: IntentResult, reply_to: str, interrupted: bool
     ) -> Message | PendingMessage:
+        """Store the reply, or hand the turn's unwritten messages to the retry; free the lease."""
         assert self.conversation is not None
         metadata: dict[str, Any] = {
             **reply.meta,
@@ -395,7 +423,7 @@ class ChatTurn:
         )
         if not self._pending:
             try:
-                added = await services.amessage_add(
+                added = services.message_add(
                     conversation=self.conversation,
                     role=pending.role,
                     content=content,
@@ -403,6 +431,7 @@ class ChatTurn:
                     message_id=pending.id,
                     created_at=pending.created_at,
                 )
+                self._release_if_leased()
                 return added.message
             except DatabaseError:
                 logger.warning("chat: could not store the reply, will retry", exc_info=True)
@@ -410,10 +439,15 @@ class ChatTurn:
         # Written in order after the user message, by the background retry.
         pending.metadata["degraded"] = list(self.degraded)
         self._pending.append(pending)
-        await sync_to_async(pending_messages_schedule)(
+        pending_messages_schedule(
             tenant_id=self.tenant.pk,
             user_id=self.user.pk,
             conversation_id=self.conversation.id,
             messages=self._pending,
         )
+        self._release_if_leased()
         return pending
+
+    def _release_if_leased(self) -> None:
+        if self._leased:
+            self._release()
