@@ -206,6 +206,12 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # One name for the seven actions, whichever field carries them.
+    "ENUM_NAME_OVERRIDES": {"ActionTypeEnum": "intents.types.ACTION_CHOICES"},
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "conversations.schema.add_chat_endpoint",
+    ],
 }
 
 # --- Product settings -------------------------------------------------------------------------

@@ -17,7 +17,15 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
-from conversations.models import Agent, Conversation, Membership, Message, Tenant, TranscriptView
+from conversations.models import (
+    Agent,
+    AgentRun,
+    Conversation,
+    Membership,
+    Message,
+    Tenant,
+    TranscriptView,
+)
 from conversations.permissions import membership_of
 from conversations.tenancy import TenantQuerySet
 from conversations.tenant_services import transcript_view_record
@@ -107,6 +115,20 @@ class AgentAdmin(TenantScopedAdmin):
     list_select_related = ("tenant",)
     search_fields = ("name", "description")
     readonly_fields = ("id", "tenant", "name", "description", "config", "created_by", "created_at")
+
+
+@admin.register(AgentRun)
+class AgentRunAdmin(TenantScopedAdmin):
+    list_display = ("requested_at", "agent", "status", "requested_by", "tenant")
+    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "status")
+    list_select_related = ("agent", "requested_by", "tenant")
+    search_fields = ("agent__name", "=conversation_id")
+    date_hierarchy = "requested_at"
+    ordering = ("-requested_at",)
+    readonly_fields = (
+        "id", "tenant", "agent", "status", "requested_at", "requested_by", "conversation_id",
+        "message_id",
+    )  # fmt: skip
 
 
 @admin.register(Conversation)

@@ -5,7 +5,7 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from intents.types import ActionType, Method
+from intents.types import ACTION_CHOICES, Method
 
 
 class ClassifyRequestSerializer(serializers.Serializer[Any]):
@@ -22,14 +22,12 @@ class ClassifyRequestSerializer(serializers.Serializer[Any]):
 class IntentResultSerializer(serializers.Serializer[Any]):
     """The contract's intent result (documentation of the response; the view emits to_dict())."""
 
-    action_type = serializers.ChoiceField(choices=[a.value for a in ActionType])
+    action_type = serializers.ChoiceField(choices=ACTION_CHOICES)
     confidence = serializers.FloatField(min_value=0, max_value=1)
     entities = serializers.DictField(child=serializers.CharField())
     reasoning = serializers.CharField()
     is_ambiguous = serializers.BooleanField()
-    alternative_action = serializers.ChoiceField(
-        choices=[a.value for a in ActionType], allow_null=True
-    )
+    alternative_action = serializers.ChoiceField(choices=ACTION_CHOICES, allow_null=True)
     clarifying_question = serializers.CharField(allow_null=True)
     method = serializers.ChoiceField(choices=[m.value for m in Method])
     model = serializers.CharField(allow_null=True)

@@ -23,6 +23,9 @@ class ActionType(StrEnum):
     UNKNOWN = "unknown"
 
 
+ACTION_CHOICES = [(action.value, action.value) for action in ActionType]
+
+
 class Method(StrEnum):
     FAST_PATH = "fast_path"
     LLM = "llm"

@@ -101,7 +101,11 @@ def test_the_changelists_cost_a_fixed_number_of_queries(
         )
     for user in (superuser, world.admin_a):
         client = login(user)
-        for url in ("/admin/conversations/conversation/", "/admin/conversations/message/"):
+        for url in (
+            "/admin/conversations/conversation/",
+            "/admin/conversations/message/",
+            "/admin/conversations/agentrun/",
+        ):
             client.get(url)
             with django_assert_max_num_queries(12):
                 assert client.get(url).status_code == 200

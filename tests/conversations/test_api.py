@@ -308,3 +308,11 @@ def test_the_openapi_document_describes_the_api(world: World) -> None:
     assert docs.status_code == 200
     # Swagger UI comes from our own static files: the page works without internet access.
     assert "/static/drf_spectacular_sidecar/swagger-ui-dist/" in docs.content.decode()
+
+
+def test_the_openapi_document_is_valid_and_generates_without_warnings(tmp_path: Any) -> None:
+    from django.core.management import call_command
+
+    target = tmp_path / "schema.yaml"
+    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(target))
+    assert "/api/v1/chat/:" in target.read_text()

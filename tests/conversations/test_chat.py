@@ -501,3 +501,16 @@ def test_the_celery_retry_task_stores_pending_messages_exactly_once(world: World
     assert (
         Conversation.objects.for_tenant(world.tenant_a).get(id=conversation_id).user == world.owner
     )
+
+
+@pytest.mark.django_db
+def test_the_openapi_document_describes_the_chat_turn(world: World) -> None:
+    response = world.client(None).get("/api/schema/", HTTP_ACCEPT="application/json")
+    operation = response.json()["paths"]["/api/v1/chat/"]["post"]
+    assert set(operation["responses"]["200"]["content"]) == {
+        "application/json",
+        "text/event-stream",
+    }
+    assert operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
+        "ChatRequest"
+    )
