@@ -322,14 +322,7 @@ class ChatTurn:
         )
         if "conversation_create" not in self.degraded:
             try:
-                added = services.message_add(
-                    conversation=self.conversation,
-                    role=pending.role,
-                    content=pending.content,
-                    client_message_id=pending.client_message_id,
-                    message_id=pending.id,
-                    created_at=pending.created_at,
-                )
+                added = pending.store(self.conversation)
                 return added.message, added.created
             except DatabaseError:
                 logger.warning("chat: could not store the user message, will retry", exc_info=True)
@@ -413,6 +406,8 @@ class ChatTurn:
             metadata["intent_usage"] = dict(intent.usage)
         if interrupted:
             metadata["interrupted"] = True
+        if self.degraded:
+            metadata["degraded"] = self.degraded
         pending = PendingMessage(
             id=new_id(),
             role=Message.Role.ASSISTANT,
@@ -423,14 +418,7 @@ class ChatTurn:
         )
         if not self._pending:
             try:
-                added = services.message_add(
-                    conversation=self.conversation,
-                    role=pending.role,
-                    content=content,
-                    metadata=metadata | ({"degraded": self.degraded} if self.degraded else {}),
-                    message_id=pending.id,
-                    created_at=pending.created_at,
-                )
+                added = pending.store(self.conversation)
                 self._release_if_leased()
                 return added.message
             except DatabaseError:

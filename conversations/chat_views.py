@@ -54,7 +54,7 @@ def _error(status: int, detail: Any, headers: dict[str, str] | None = None) -> J
     return response
 
 
-def _drf_error(exc: exceptions.APIException, drf_request: Request | None) -> JsonResponse:
+def _drf_error(exc: exceptions.APIException) -> JsonResponse:
     headers: dict[str, str] = {}
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         # The same challenge DRF sends: token auth is the first authentication class.
@@ -101,12 +101,11 @@ async def _stream(turn: ChatTurn) -> AsyncIterator[str]:
 async def chat(request: HttpRequest) -> HttpResponseBase:
     if request.method != "POST":
         return _error(405, f'Method "{request.method}" not allowed.', {"Allow": "POST"})
-    drf_request: Request | None = None
     try:
         drf_request, _ = await sync_to_async(_authorize)(request)
         body = await sync_to_async(lambda: drf_request.data)()
     except exceptions.APIException as exc:
-        return _drf_error(exc, drf_request)
+        return _drf_error(exc)
     if not isinstance(body, dict):
         return _error(400, {"detail": "The body must be a JSON object."})
     unknown = sorted(set(body) - {"message", "conversation_id", "client_message_id"})

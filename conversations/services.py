@@ -402,6 +402,18 @@ class PendingMessage:
     client_message_id: str | None
     created_at: datetime
 
+    def store(self, conversation: Conversation) -> AddedMessage:
+        """Append it, once: a message with this id already stored is returned instead."""
+        return message_add(
+            conversation=conversation,
+            role=self.role,
+            content=self.content,
+            metadata=self.metadata,
+            client_message_id=self.client_message_id,
+            message_id=self.id,
+            created_at=self.created_at,
+        )
+
     def to_payload(self) -> dict[str, Any]:
         return {
             "id": self.id,
@@ -430,16 +442,4 @@ def messages_store_pending(
     )
     if conversation.user_id != user_id:
         raise ValidationError("The conversation belongs to another user.")
-    stored = 0
-    for pending in messages:
-        added = message_add(
-            conversation=conversation,
-            role=pending.role,
-            content=pending.content,
-            metadata=pending.metadata,
-            client_message_id=pending.client_message_id,
-            message_id=pending.id,
-            created_at=pending.created_at,
-        )
-        stored += int(added.created)
-    return stored
+    return sum(int(pending.store(conversation).created) for pending in messages)

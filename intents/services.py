@@ -90,6 +90,28 @@ def _finish(result: IntentResult, *, started: float, fallback: str | None) -> In
     return result
 
 
+def _fast(message: str, agents: Sequence[AgentRef]) -> tuple[float, IntentResult | None]:
+    started = time.perf_counter()
+    quick = fast_path(message, agents)
+    return started, quick and _finish(quick, started=started, fallback=None)
+
+
+def _llm_on(offline_only: bool) -> bool:
+    return not offline_only and llm_status()[0]
+
+
+def _offline(
+    message: str,
+    history: Sequence[HistoryTurn],
+    agents: Sequence[AgentRef],
+    *,
+    started: float,
+    fallback: str | None,
+) -> IntentResult:
+    result = classify_offline(message, history=history, agents=agents)
+    return _finish(result, started=started, fallback=fallback)
+
+
 async def aclassify_message(
     message: str,
     *,
@@ -99,20 +121,17 @@ async def aclassify_message(
     offline_only: bool = False,
 ) -> IntentResult:
     """Classify with the tiers in order, given the agents; stores nothing."""
-    started = time.perf_counter()
-    quick = fast_path(message, agents)
+    started, quick = _fast(message, agents)
     if quick is not None:
-        return _finish(quick, started=started, fallback=None)
+        return quick
     fallback: str | None = None
-    if not offline_only and llm_status()[0]:
+    if _llm_on(offline_only):
         try:
             result = await classify_llm(message, history=history, agents=agents, wizard=wizard)
+            return _finish(result, started=started, fallback=None)
         except LLMFallback as exc:
             fallback = exc.reason
-        else:
-            return _finish(result, started=started, fallback=None)
-    result = classify_offline(message, history=history, agents=agents)
-    return _finish(result, started=started, fallback=fallback)
+    return _offline(message, history, agents, started=started, fallback=fallback)
 
 
 def classify_message(
@@ -124,20 +143,17 @@ def classify_message(
     offline_only: bool = False,
 ) -> IntentResult:
     """The synchronous twin of ``aclassify_message``, for views, commands and tasks."""
-    started = time.perf_counter()
-    quick = fast_path(message, agents)
+    started, quick = _fast(message, agents)
     if quick is not None:
-        return _finish(quick, started=started, fallback=None)
+        return quick
     fallback: str | None = None
-    if not offline_only and llm_status()[0]:
+    if _llm_on(offline_only):
         try:
             result = classify_llm_sync(message, history=history, agents=agents, wizard=wizard)
+            return _finish(result, started=started, fallback=None)
         except LLMFallback as exc:
             fallback = exc.reason
-        else:
-            return _finish(result, started=started, fallback=None)
-    result = classify_offline(message, history=history, agents=agents)
-    return _finish(result, started=started, fallback=fallback)
+    return _offline(message, history, agents, started=started, fallback=fallback)
 
 
 def intent_classify(
