@@ -358,6 +358,13 @@ _FREQ_GATES: dict[str, tuple[str, ...]] = {
     "quarterly": ("quarter", "trimest", "viertel", "quartal"),
     "yearly": ("year", "annu", "anual", "jahr"),
 }
+_UNIT_FREQUENCY = {
+    "minutes": "minutely",
+    "hours": "hourly",
+    "days": "daily",
+    "weeks": "weekly",
+    "months": "monthly",
+}
 _EVERY_GATE = ("every", "each", "cada", "toutes", "tous", "alle", "jede")
 _NOON_RE = re.compile(
     r"\b(noon|midday|mediodia|midi|mittag|midnight|medianoche|minuit|mitternacht)\b"
@@ -373,24 +380,11 @@ def find_schedule(norm: str) -> tuple[str, str] | None:
         count_s, unit_s = every_n.groups()
         count = int(count_s) if count_s.isdigit() else _NUMBER_WORDS.get(count_s, 2)
         unit = next((name for stem, name in _UNIT_NAMES if unit_s.startswith(stem)), "hours")
+        frequency = _UNIT_FREQUENCY[unit]
         if count == 1:
-            frequency = {
-                "minutes": "minutely",
-                "hours": "hourly",
-                "days": "daily",
-                "weeks": "weekly",
-                "months": "monthly",
-            }[unit]
             schedule = frequency
         else:
             schedule = f"every {count} {unit}"
-            frequency = {
-                "minutes": "minutely",
-                "hours": "hourly",
-                "days": "daily",
-                "weeks": "weekly",
-                "months": "monthly",
-            }[unit]
             if unit == "weeks" and count == 2:
                 frequency = "biweekly"
         return _short(schedule), frequency
