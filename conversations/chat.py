@@ -161,6 +161,8 @@ class ChatTurn:
     _pending: list[PendingMessage] = field(default_factory=list)
     _owner: str = field(default_factory=lambda: uuid.uuid4().hex)
     _leased: bool = False
+    # While the reply streams: what is needed to store it if the stream is closed early.
+    _streaming: tuple[Reply, IntentResult, str, list[str]] | None = None
 
     async def open(self) -> None:
         self.content = validate_message(self.content)
@@ -183,6 +185,14 @@ class ChatTurn:
             async for event in self._run():
                 yield event
         finally:
+            if self._streaming is not None:
+                # The client went away mid-reply (the stream was closed or cancelled): what
+                # it was sent is stored, marked interrupted, as after a stop.
+                reply, intent, user_message_id, sent = self._streaming
+                self._streaming = None
+                await sync_to_async(self._finish)(
+                    "".join(sent), reply, intent, user_message_id, True
+                )
             if self._leased and self.conversation is not None:
                 await sync_to_async(self._release)()
 
@@ -214,6 +224,7 @@ class ChatTurn:
 
         reply = await self._respond(intent, begun.history, user_message.id)
         sent: list[str] = []
+        self._streaming = (reply, intent, user_message.id, sent)
         interrupted = False
         for piece in chunks_of(reply.content):
             if self.stop.is_set():
@@ -222,6 +233,7 @@ class ChatTurn:
             sent.append(piece)
             yield {"type": "chunk", "content": piece}
             await asyncio.sleep(0)  # let a stop frame or a disconnect arrive between chunks
+        self._streaming = None
         content = "".join(sent) if interrupted else reply.content
         assistant = await sync_to_async(self._finish)(
             content, reply, intent, user_message.id, interrupted

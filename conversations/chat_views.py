@@ -72,9 +72,11 @@ def _sse(event: str, data: dict[str, Any]) -> str:
 
 
 async def _stream(turn: ChatTurn) -> AsyncIterator[str]:
-    events = turn.events()
+    # When the client goes away, Django closes the response's iterator; the generators below it
+    # are then closed by the event loop's async-generator finalizer, which runs the turn's
+    # cleanup (store what was sent as interrupted, release the lease) exactly once.
     try:
-        async for event in events:
+        async for event in turn.events():
             kind = event["type"]
             if kind == "intent":
                 yield _sse("intent", event["intent"])
@@ -91,10 +93,6 @@ async def _stream(turn: ChatTurn) -> AsyncIterator[str]:
                 )
     except ChatError as exc:
         yield _sse("error", {"code": exc.code, "detail": exc.detail})
-    finally:
-        # A client that went away cancels this generator; the turn's own cleanup (the lease)
-        # runs in its finally when it is closed here.
-        await events.aclose()
 
 
 @csrf_exempt

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import json
 import sqlite3
 import threading
@@ -116,6 +118,39 @@ async def test_the_turn_streams_server_sent_events(world: World, agents: Any) ->
     await sync_to_async(connections.close_all)()
     assert [m.id for m in rows] == [done["user_message_id"], done["assistant_message_id"]]
     assert "".join(data["content"] for kind, data in events if kind == "chunk") == rows[1].content
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_a_client_that_goes_away_mid_stream_leaves_what_it_was_sent_stored_as_interrupted(
+    world: World, agents: Any
+) -> None:
+    token = await sync_to_async(token_issue)(user=world.owner)
+    response = await AsyncClient().post(
+        URL, {"message": "what can you do?"}, content_type="application/json",
+        headers={"Authorization": f"Token {token}", "Accept": "text/event-stream"},
+    )  # fmt: skip
+    stream = response.streaming_content
+    received = [await anext(stream), await anext(stream)]  # the intent and the first chunk
+    await stream.aclose()  # the client disconnects
+    del stream, response
+    first_chunk = json.loads(received[1].decode().split("data: ", 1)[1])["content"]
+
+    conversation = await sync_to_async(
+        lambda: Conversation.objects.for_tenant(world.tenant_a).get()
+    )()
+    for _ in range(50):  # the loop's async-generator finalizer runs the turn's cleanup
+        gc.collect()
+        await asyncio.sleep(0.05)
+        rows = await sync_to_async(stored)(conversation.id)
+        if len(rows) == 2:
+            break
+    await sync_to_async(conversation.refresh_from_db)()
+    lease = conversation.turn_owner
+    await sync_to_async(connections.close_all)()
+    assert [m.role for m in rows] == ["user", "assistant"]
+    assert rows[1].content == first_chunk
+    assert rows[1].metadata["interrupted"] is True
+    assert lease == ""  # the turn lease was released
 
 
 # --- The five journeys, offline tier ----------------------------------------------------------
