@@ -38,7 +38,7 @@ from conversations.master_agent import Reply, Turn, master_agent_respond
 from conversations.models import Conversation, Message, Tenant, new_id
 from conversations.services import PendingMessage
 from conversations.tasks import pending_messages_schedule
-from intents.services import aclassify_message, agent_refs, mentions
+from intents.services import agent_refs, aintent_classify, mentions
 from intents.types import AgentRef, HistoryTurn, IntentResult
 
 logger = logging.getLogger("omniforge.chat")
@@ -213,8 +213,9 @@ class ChatTurn:
             return
 
         yield {"type": "thinking"}
-        intent = await aclassify_message(
-            self.content,
+        intent = await aintent_classify(
+            tenant=self.tenant,
+            message=self.content,
             history=begun.history,
             agents=begun.agents,
             wizard=(conversation.metadata or {}).get("wizard"),
@@ -419,7 +420,7 @@ class ChatTurn:
         if interrupted:
             metadata["interrupted"] = True
         if self.degraded:
-            metadata["degraded"] = self.degraded
+            metadata["degraded"] = list(self.degraded)
         pending = PendingMessage(
             id=new_id(),
             role=Message.Role.ASSISTANT,

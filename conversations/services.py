@@ -306,10 +306,6 @@ def message_add(
     return AddedMessage(message=message, created=True)
 
 
-def message_get(*, conversation: Conversation, message_id: str) -> Message:
-    return conversation.messages.get(id=str(message_id))
-
-
 def message_recent(*, conversation: Conversation, limit: int = 20) -> list[RecentMessage]:
     """The last ``limit`` messages, oldest first, as light rows for the context window.
 
@@ -378,14 +374,9 @@ def message_all(*, conversation: Conversation) -> list[Message]:
 
 
 # Async entry points for consumers and the chat service: the same code on Django's sync thread.
-aconversation_create = sync_to_async(conversation_create)
 aconversation_get = sync_to_async(conversation_get)
-aconversation_list = sync_to_async(conversation_list)
-aconversation_update = sync_to_async(conversation_update)
-aconversation_delete = sync_to_async(conversation_delete)
 amessage_add = sync_to_async(message_add)
 amessage_recent = sync_to_async(message_recent)
-amessage_page = sync_to_async(message_page)
 
 
 # --- Writes that failed during a chat turn ----------------------------------------------------

@@ -8,6 +8,7 @@ deterministic follow-up handling: a number or ordinal picking an option, "where 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from intents.offline_context import is_affirmation, is_cancel, is_denial, is_recap, selection
 from intents.offline_guard import strip_meta
@@ -40,6 +41,8 @@ class FollowUp:
         return selection(self.parsed, size)
 
 
+@lru_cache(maxsize=64)
 def read_followup(message: str) -> FollowUp:
+    """The reply, parsed once: a turn's master agent reads the same message more than once."""
     cleaned, _ = strip_meta(normalize(message))
     return FollowUp(parse(cleaned, engine().analyzer, agent_keys(()), normalized=True))

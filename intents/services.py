@@ -178,8 +178,11 @@ async def aintent_classify(
     history: Sequence[HistoryTurn] = (),
     wizard: Mapping[str, Any] | None = None,
     offline_only: bool = False,
+    agents: Sequence[AgentRef] | None = None,
 ) -> IntentResult:
-    agents = await sync_to_async(agent_refs)(tenant, mentioned=mentions(message))
+    """``intent_classify`` for async callers; ``agents`` skips the lookup when already loaded."""
+    if agents is None:
+        agents = await sync_to_async(agent_refs)(tenant, mentioned=mentions(message))
     return await aclassify_message(
         message, history=history, agents=agents, wizard=wizard, offline_only=offline_only
     )
