@@ -21,8 +21,8 @@ def announce_llm_tier() -> None:
     """
 
     def check() -> None:
-        from intents.llm import llm_status, warm_up
-        from intents.offline_model import engine
+        from intents.llm.client import llm_status, warm_up
+        from intents.offline.model import engine
 
         engine()  # trains the offline model (about a second) before the first chat turn needs it
         enabled, why = llm_status()

@@ -2,21 +2,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.conf import settings
 from rest_framework import serializers
 
+from conversations.chat.serializers import MessageRequestSerializer
 from intents.types import ACTION_CHOICES, Method
 
 
-class ClassifyRequestSerializer(serializers.Serializer[Any]):
-    message = serializers.CharField(trim_whitespace=True, allow_blank=False)
-    conversation_id = serializers.CharField(required=False, max_length=26)
-
-    def validate_message(self, value: str) -> str:
-        limit = settings.OMNIFORGE_MESSAGE_MAX_CHARS
-        if len(value) > limit:
-            raise serializers.ValidationError(f"Must be at most {limit} characters.")
-        return value
+class ClassifyRequestSerializer(MessageRequestSerializer):
+    """The message to classify, with the history of one of the caller's conversations."""
 
 
 class IntentResultSerializer(serializers.Serializer[Any]):

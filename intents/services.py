@@ -14,32 +14,14 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from asgiref.sync import sync_to_async
-
-from conversations.models import Agent, Tenant
 from intents import metrics
-from intents.llm import LLMFallback, classify_llm, classify_llm_sync, llm_status
-from intents.offline import classify_offline
+from intents.llm.client import LLMFallback, classify_llm, classify_llm_sync, llm_status
+from intents.offline.classifier import classify_offline
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult, Method
 
 logger = logging.getLogger("omniforge.intents")
 
-# How many of the tenant's agents the classifiers see (the prompt bounds tokens as well).
-AGENTS_IN_CONTEXT = 50
 _MENTION = re.compile(r"(?<![\w@])@([A-Za-z0-9][A-Za-z0-9_-]{0,79})")
-
-
-def agent_refs(tenant: Tenant, *, mentioned: Sequence[str] = ()) -> list[AgentRef]:
-    """The tenant's most recently updated agents, plus any agent the message mentions by name."""
-    agents = Agent.objects.for_tenant(tenant)
-    rows = list(
-        agents.order_by("-updated_at").values_list("name", "description")[:AGENTS_IN_CONTEXT]
-    )
-    seen = {name for name, _ in rows}
-    wanted = [name.lower() for name in mentioned if name.lower() not in seen]
-    if wanted:
-        rows += list(agents.filter(name__in=wanted).values_list("name", "description"))
-    return [AgentRef(name=name, description=description) for name, description in rows]
 
 
 def mentions(message: str) -> list[str]:
@@ -104,11 +86,12 @@ def _offline(
     message: str,
     history: Sequence[HistoryTurn],
     agents: Sequence[AgentRef],
+    wizard: Mapping[str, Any] | None,
     *,
     started: float,
     fallback: str | None,
 ) -> IntentResult:
-    result = classify_offline(message, history=history, agents=agents)
+    result = classify_offline(message, history=history, agents=agents, wizard=wizard)
     return _finish(result, started=started, fallback=fallback)
 
 
@@ -131,7 +114,7 @@ async def aclassify_message(
             return _finish(result, started=started, fallback=None)
         except LLMFallback as exc:
             fallback = exc.reason
-    return _offline(message, history, agents, started=started, fallback=fallback)
+    return _offline(message, history, agents, wizard, started=started, fallback=fallback)
 
 
 def classify_message(
@@ -153,19 +136,22 @@ def classify_message(
             return _finish(result, started=started, fallback=None)
         except LLMFallback as exc:
             fallback = exc.reason
-    return _offline(message, history, agents, started=started, fallback=fallback)
+    return _offline(message, history, agents, wizard, started=started, fallback=fallback)
 
 
 def intent_classify(
     *,
-    tenant: Tenant,
     message: str,
     history: Sequence[HistoryTurn] = (),
+    agents: Sequence[AgentRef] = (),
     wizard: Mapping[str, Any] | None = None,
     offline_only: bool = False,
 ) -> IntentResult:
-    """Classify a message of ``tenant``'s user, with the tenant's agents in view."""
-    agents = agent_refs(tenant, mentioned=mentions(message))
+    """Classify a message with the tiers in order; stores nothing.
+
+    ``agents`` are the caller's tenant's agents (the doors load them); the ``@name`` fast path
+    and the classifiers resolve names against them.
+    """
     return classify_message(
         message, history=history, agents=agents, wizard=wizard, offline_only=offline_only
     )
@@ -173,16 +159,13 @@ def intent_classify(
 
 async def aintent_classify(
     *,
-    tenant: Tenant,
     message: str,
     history: Sequence[HistoryTurn] = (),
+    agents: Sequence[AgentRef] = (),
     wizard: Mapping[str, Any] | None = None,
     offline_only: bool = False,
-    agents: Sequence[AgentRef] | None = None,
 ) -> IntentResult:
-    """``intent_classify`` for async callers; ``agents`` skips the lookup when already loaded."""
-    if agents is None:
-        agents = await sync_to_async(agent_refs)(tenant, mentioned=mentions(message))
+    """``intent_classify`` for async callers."""
     return await aclassify_message(
         message, history=history, agents=agents, wizard=wizard, offline_only=offline_only
     )

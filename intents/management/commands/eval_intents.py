@@ -15,7 +15,7 @@ from intents.evaluation import (
     report,
     run_cases,
 )
-from intents.llm import llm_status
+from intents.llm.client import llm_status
 
 SHORT = {
     "create_agent": "c_agent",

@@ -30,8 +30,8 @@ from django.conf import settings
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
-from intents.parsing import UnparseableOutput, parse_llm_output
-from intents.prompt import build_messages
+from intents.llm.parsing import UnparseableOutput, parse_llm_output
+from intents.llm.prompt import build_messages
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult, Method
 
 logger = logging.getLogger(__name__)
@@ -76,9 +76,39 @@ def _litellm() -> ModuleType:
     return litellm
 
 
+@functools.cache
 def warm_up() -> None:
-    """Import litellm now, e.g. from a startup thread, so the first request does not pay it."""
-    _litellm()
+    """Load everything the first call would load, so that no call's deadline pays for it.
+
+    Importing litellm takes seconds, and the first request through it imports the provider
+    SDK's chat resources (about 450 modules, half a second here, much more on a loaded
+    machine): enough to turn a healthy first call into a timeout and an offline fallback.
+    Touching the SDK's chat resource and one mock completion load it all, with no network.
+    """
+    litellm = _litellm()
+    import openai
+
+    client = openai.OpenAI(api_key=PLACEHOLDER_API_KEY, base_url="http://127.0.0.1:9")
+    assert client.chat.completions is not None  # the property imports the chat resources
+    litellm.completion(
+        model="openai/warm-up",
+        messages=[{"role": "user", "content": "warm-up"}],
+        mock_response="{}",
+        api_key=PLACEHOLDER_API_KEY,
+    )
+
+
+# Credentials a hosted provider would be called with. When none is in the environment (and no
+# API base is set), the tier is off without importing litellm, so a process that will never
+# call a model (a test worker, a management command) never pays for that import.
+_CREDENTIAL_HINTS = ("AWS_ACCESS_KEY_ID", "AWS_PROFILE", "GOOGLE_APPLICATION_CREDENTIALS")
+
+
+def _credentials_in_environment() -> bool:
+    return any(
+        value and (name.endswith(("_API_KEY", "_TOKEN")) or name in _CREDENTIAL_HINTS)
+        for name, value in os.environ.items()
+    )
 
 
 @functools.cache
@@ -91,6 +121,8 @@ def llm_status() -> tuple[bool, str]:
     if api_base:
         # Cheap on purpose: no litellm import needed to know an explicit server is configured.
         return True, f"model {model} at {api_base}"
+    if not _credentials_in_environment():
+        return False, "no OMNIFORGE_INTENT_API_BASE and no provider credentials in the environment"
     litellm = _litellm()
     try:
         litellm.get_llm_provider(model=model)
@@ -235,8 +267,9 @@ async def classify_llm(
     enabled, why = llm_status()
     if not enabled:
         raise LLMFallback("disabled", why)
-    if not _litellm.cache_info().currsize:
-        await asyncio.to_thread(_litellm)
+    if not warm_up.cache_info().currsize:
+        # Before the clock starts: the deadline is for the provider, not for our imports.
+        await asyncio.to_thread(warm_up)
     litellm = _litellm()
     model = settings.OMNIFORGE_INTENT_MODEL
     config = _call_config(model, settings.OMNIFORGE_INTENT_API_BASE or None)

@@ -10,10 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from intents.offline_context import is_affirmation, is_cancel, is_denial, is_recap, selection
-from intents.offline_guard import strip_meta
-from intents.offline_model import engine
-from intents.offline_text import Parsed, agent_keys, normalize, parse
+from intents.offline.context import is_affirmation, is_cancel, is_denial, is_recap, selection
+from intents.offline.guard import strip_meta
+from intents.offline.model import engine
+from intents.offline.text import Parsed, agent_keys, normalize, parse
 
 
 @dataclass(frozen=True)

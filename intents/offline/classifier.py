@@ -14,10 +14,10 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from intents.clarify import clarifying_question_for
-from intents.entities import entities_from
-from intents.offline_context import (
+from intents.offline.context import (
     ANSWER_KEYS,
     CHANGE_CUES,
     INFO_CUES,
@@ -32,10 +32,11 @@ from intents.offline_context import (
     read_context,
     selection,
 )
-from intents.offline_guard import strip_meta
-from intents.offline_lexicon import AGENT_WORD
-from intents.offline_model import LABELS, Engine, engine, features
-from intents.offline_text import AgentKeys, Parsed, agent_keys, normalize, parse
+from intents.offline.entities import entities_from
+from intents.offline.guard import strip_meta
+from intents.offline.lexicon import AGENT_WORD
+from intents.offline.model import LABELS, Engine, engine, features
+from intents.offline.text import AgentKeys, Parsed, agent_keys, normalize, parse
 from intents.types import (
     CLARIFY_BELOW,
     ActionType,
@@ -71,11 +72,16 @@ def classify_offline(
     *,
     history: Sequence[HistoryTurn] = (),
     agents: Sequence[AgentRef] = (),
+    wizard: Mapping[str, Any] | None = None,
 ) -> IntentResult:
-    """Classify one user message with the offline tier; never raises."""
+    """Classify one user message with the offline tier; never raises.
+
+    ``wizard`` is the caller's open wizard (``{}`` when none is open); when it is not given,
+    one is read from the history's metadata (datasets that carry it).
+    """
     start = time.perf_counter()
     try:
-        return _classify(message, history, agents, start)
+        return _classify(message, history, agents, wizard, start)
     except Exception:
         # A chat turn must get an answer even if a bug lurks here; the log says where.
         logger.exception("offline intent classifier failed")
@@ -114,7 +120,11 @@ def _softmax(logits: Sequence[float]) -> list[float]:
 
 
 def _classify(
-    message: str, history: Sequence[HistoryTurn], agents: Sequence[AgentRef], start: float
+    message: str,
+    history: Sequence[HistoryTurn],
+    agents: Sequence[AgentRef],
+    wizard: Mapping[str, Any] | None,
+    start: float,
 ) -> IntentResult:
     text = message if isinstance(message, str) else ""
     cleaned, injected = strip_meta(normalize(text))
@@ -123,7 +133,7 @@ def _classify(
         history = (
             list(history) if isinstance(history, Sequence) and not isinstance(history, str) else []
         )
-    ctx = read_context(history)
+    ctx = read_context(history, wizard=wizard)
     names = _names(agents, ctx)
     parsed = parse(cleaned, eng.analyzer, _agent_keys(names), normalized=True)
     entities = entities_from(parsed)

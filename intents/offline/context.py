@@ -13,8 +13,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from intents.offline_lexicon import ORDINALS, words
-from intents.offline_text import Parsed
+from intents.offline.lexicon import ORDINALS, words
+from intents.offline.text import Parsed
 from intents.types import ActionType, HistoryTurn
 
 
@@ -69,8 +69,14 @@ def _agent_of(meta: Mapping[str, Any]) -> str | None:
     return None
 
 
-def read_context(history: Sequence[HistoryTurn]) -> Context:
-    """Digest the history: only assistant metadata counts, the latest turn first."""
+def read_context(
+    history: Sequence[HistoryTurn], *, wizard: Mapping[str, Any] | None = None
+) -> Context:
+    """Digest the history: only assistant metadata counts, the latest turn first.
+
+    ``wizard``, when given, is the open wizard as the caller keeps it (``{}``: none open) and
+    takes the place of any wizard the history's metadata mentions.
+    """
     turns = [t for t in history if isinstance(t, Mapping)]
     if not turns:
         return Context()
@@ -115,12 +121,12 @@ def read_context(history: Sequence[HistoryTurn]) -> Context:
             n = opt.get("n")
             number = n if isinstance(n, int) and not isinstance(n, bool) else pos
             options.append((number, action, str(opt.get("label", ""))))
-    wizard = meta.get("wizard")
+    open_wizard = meta.get("wizard") if wizard is None else wizard
     wizard_action = None
     asking: tuple[str, ...] = ()
-    if isinstance(wizard, Mapping):
-        wizard_action = as_action(wizard.get("kind")) or ActionType.CREATE_AGENT
-        asking = tuple(_str_list(wizard.get("asking")))
+    if isinstance(open_wizard, Mapping) and open_wizard:
+        wizard_action = as_action(open_wizard.get("kind")) or ActionType.CREATE_AGENT
+        asking = tuple(_str_list(open_wizard.get("asking")))
     return Context(
         prev_intent=prev_intent,
         offer=offer_action,

@@ -14,16 +14,24 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from conversations import services as conversation_services
+from conversations.agents.selectors import agent_refs
 from conversations.models import Agent
+from conversations.store import services
 from intents.evaluation import DEFAULT_DATASET, LABELS
-from intents.services import intent_classify
+from intents.services import intent_classify, mentions
 from tests.conftest import World
 from tests.intents.llm_server import Reply, ScriptedLLMServer
 
 pytestmark = pytest.mark.django_db
 URL = "/api/v1/intents/classify/"
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def classify(world: World, message: str) -> Any:
+    """As the doors call it: with the caller's tenant's agents."""
+    return intent_classify(
+        message=message, agents=agent_refs(world.tenant_a, mentioned=mentions(message))
+    )
 
 
 @pytest.fixture
@@ -36,7 +44,7 @@ def agents(world: World) -> None:
 def test_an_at_mention_of_an_existing_agent_takes_the_fast_path_without_a_model_call(
     world: World, agents: None, llm_server: ScriptedLLMServer
 ) -> None:
-    result = intent_classify(tenant=world.tenant_a, message="@notion-reporter do your thing")
+    result = classify(world, "@notion-reporter do your thing")
     assert result.action_type == "execute_task"
     assert result.method == "fast_path" and result.confidence == 1.0
     assert result.entities == {"agent": "notion-reporter"}
@@ -47,7 +55,7 @@ def test_an_unknown_or_foreign_at_mention_falls_through_to_the_classifiers(
     world: World, agents: None, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(Reply.intent("query_info", 0.9))
-    result = intent_classify(tenant=world.tenant_a, message="what does @globex-secret-agent do?")
+    result = classify(world, "what does @globex-secret-agent do?")
     assert result.method == "llm"
     assert llm_server.call_count == 1
     assert (
@@ -60,9 +68,7 @@ def test_the_llm_tier_answers_when_configured_with_the_tenants_agents_in_the_pro
     world: World, agents: None, llm_server: ScriptedLLMServer
 ) -> None:
     llm_server.script(Reply.intent("create_agent", 0.88, entities={"source": "notion"}))
-    result = intent_classify(
-        tenant=world.tenant_a, message="our weekly reports are always late, can you help?"
-    )
+    result = classify(world, "our weekly reports are always late, can you help?")
     assert (result.action_type, result.method, result.model) == (
         "create_agent",
         "llm",
@@ -79,7 +85,7 @@ def test_a_failing_llm_falls_back_to_offline_and_logs_the_reason_without_content
     llm_server.script(*[Reply.error(500)] * 3)
     secret = "create an agent that posts the launch code hunter2 to slack every morning"
     with caplog.at_level(logging.INFO, logger="omniforge.intents"):
-        result = intent_classify(tenant=world.tenant_a, message=secret)
+        result = classify(world, secret)
     assert result.method == "offline"
     assert result.action_type == "create_agent"
     assert llm_server.call_count == 3  # the first call and two retries
@@ -91,14 +97,14 @@ def test_a_failing_llm_falls_back_to_offline_and_logs_the_reason_without_content
 
 
 def test_without_a_provider_the_offline_tier_answers_with_no_failure(world: World) -> None:
-    result = intent_classify(tenant=world.tenant_a, message="list my agents please")
+    result = classify(world, "list my agents please")
     assert result.method == "offline"
     assert result.action_type == "query_info"
 
 
 def test_metrics_count_methods_and_fallbacks(world: World, llm_server: ScriptedLLMServer) -> None:
     llm_server.script(Reply.error(400))
-    intent_classify(tenant=world.tenant_a, message="show me my agents")
+    classify(world, "show me my agents")
     body = Client().get("/metrics").content.decode()
     assert 'omniforge_intent_fallbacks_total{reason="bad_request"}' in body
     assert 'omniforge_intent_classification_seconds_count{method="offline"}' in body
@@ -125,13 +131,9 @@ def test_the_endpoint_returns_the_contracts_intent_result_and_stores_nothing(wor
 
 
 def test_the_endpoint_uses_the_conversations_history(world: World) -> None:
-    conversation = conversation_services.conversation_create(
-        tenant=world.tenant_a, user=world.owner
-    )
-    conversation_services.message_add(
-        conversation=conversation, role="user", content="List my agents"
-    )
-    conversation_services.message_add(
+    conversation = services.conversation_create(tenant=world.tenant_a, user=world.owner)
+    services.message_add(conversation=conversation, role="user", content="List my agents")
+    services.message_add(
         conversation=conversation,
         role="assistant",
         content="1. notion-reporter\n2. jira-overdue-monitor",
@@ -151,10 +153,8 @@ def test_the_endpoint_uses_the_conversations_history(world: World) -> None:
 def test_another_users_conversation_id_is_a_404_and_never_reaches_a_prompt(
     world: World, intruder: str, llm_server: ScriptedLLMServer
 ) -> None:
-    conversation = conversation_services.conversation_create(
-        tenant=world.tenant_a, user=world.owner
-    )
-    conversation_services.message_add(
+    conversation = services.conversation_create(tenant=world.tenant_a, user=world.owner)
+    services.message_add(
         conversation=conversation, role="user", content="the launch codes are 0000"
     )
     response = world.client(getattr(world, intruder)).post(

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from intents.parsing import (
+from intents.llm.parsing import (
     MAX_ENTITIES,
     MAX_ENTITY_KEY_CHARS,
     MAX_ENTITY_VALUE_CHARS,

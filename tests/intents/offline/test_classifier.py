@@ -14,12 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from intents.entities import extract_entities, find_schedule
-from intents.offline import classify_offline
-from intents.offline_text import normalize
+from intents.offline.classifier import classify_offline
 from intents.types import CLARIFY_BELOW, ActionType, AgentRef, HistoryTurn, IntentResult, Method
 
-DATA = Path(__file__).resolve().parents[2] / "intents" / "data"
+DATA = Path(__file__).resolve().parents[3] / "intents" / "data"
 DEMO_AGENTS = (
     AgentRef("notion-reporter", "Weekly Notion project summaries"),
     AgentRef("jira-overdue-monitor", "Daily overdue ticket alerts"),
@@ -132,11 +130,11 @@ def test_training_rows_use_known_labels() -> None:
 
 def test_training_is_not_loaded_when_the_module_is_imported() -> None:
     code = (
-        "import intents.offline\n"
-        "from intents.offline_model import engine\n"
+        "import intents.offline.classifier\n"
+        "from intents.offline.model import engine\n"
         "print(engine.cache_info().currsize)\n"
     )
-    root = Path(__file__).resolve().parents[2]
+    root = Path(__file__).resolve().parents[3]
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
@@ -398,83 +396,6 @@ def test_a_named_label_never_counts_toward_itself() -> None:
     for label in ACTIONS - {"unknown"}:
         result = _classify(f"hello there. classify this as {label}")
         assert result.action_type == base.action_type
-
-
-# --- entities ----------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("text", "schedule", "frequency"),
-    [
-        ("every morning at 9am", "daily 09:00", "daily"),
-        ("weekly on Mondays", "weekly monday", "weekly"),
-        ("each day", "daily", "daily"),
-        ("every 2 hours", "every 2 hours", "hourly"),
-        ("hourly", "hourly", "hourly"),
-        ("every Friday at 5pm", "weekly friday 17:00", "weekly"),
-        ("every weekday at 8:30", "weekdays 08:30", "weekdays"),
-        ("once a month", "monthly", "monthly"),
-        ("todos los lunes", "weekly monday", "weekly"),
-        ("chaque jour à 18h", "daily 18:00", "daily"),
-        ("jeden Montag um 8 Uhr", "weekly monday 08:00", "weekly"),
-        ("todos os dias", "daily", "daily"),
-    ],
-)
-def test_schedules_are_normalized(text: str, schedule: str, frequency: str) -> None:
-    assert find_schedule(normalize(text)) == (schedule, frequency)
-
-
-def test_no_schedule_in_a_plain_request() -> None:
-    assert find_schedule(normalize("run the notion reporter")) is None
-
-
-@pytest.mark.parametrize(
-    ("message", "expected"),
-    [
-        ("summarize Google Sheets and Jira", {"source": "google_sheets,jira"}),
-        ("watch our Postgres db", {"source": "postgresql"}),
-        ("post it in #sales", {"destination": "slack:#sales"}),
-        ("email me the results", {"destination": "email"}),
-        ("send it to ana@acme.com", {"destination": "email:ana@acme.com"}),
-        ("dm me", {"destination": "slack:dm"}),
-        ("invite ana@acme.com as an admin", {"user": "ana@acme.com", "role": "admin"}),
-        ("rename it to finance-weekly", {"new_name": "finance-weekly"}),
-        ("the numbers for Q3", {"period": "q3"}),
-    ],
-)
-def test_entities_are_extracted(message: str, expected: dict[str, str]) -> None:
-    found = extract_entities(message)
-    for key, value in expected.items():
-        assert found.get(key) == value, found
-
-
-@pytest.mark.parametrize(
-    "mention", ["notion-reporter", "Notion_Reporter", "the notion reporter", "NOTION REPORTER"]
-)
-def test_agent_names_match_across_case_and_separators(mention: str) -> None:
-    agents = ["notion-reporter", "jira-overdue-monitor"]
-    assert extract_entities(f"run {mention}", agents=agents)["agent"] == "notion-reporter"
-
-
-def test_a_loose_agent_mention_matches_its_name() -> None:
-    assert extract_entities("pause the jira monitor", agents=["jira-overdue-monitor"]) == {
-        "agent": "jira-overdue-monitor"
-    }
-
-
-def test_a_journey_one_request_yields_its_entities() -> None:
-    result = _classify(
-        "Our team wastes hours every Monday compiling project updates from Notion. "
-        "Can the platform help with that?"
-    )
-    assert result.action_type == ActionType.CREATE_AGENT
-    assert result.entities["source"] == "notion"
-    assert result.entities["frequency"] == "weekly"
-
-
-def test_entity_values_stay_short() -> None:
-    message = "create an agent that " + "checks every single thing in the world " * 20
-    assert all(len(v) <= 80 for v in extract_entities(message).values())
 
 
 # --- robustness --------------------------------------------------------------------------

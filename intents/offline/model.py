@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from intents.offline_lexicon import AGENT_WORD, STOPWORDS
-from intents.offline_text import (
+from intents.offline.lexicon import AGENT_WORD, STOPWORDS
+from intents.offline.text import (
     TOKEN_RE,
     Analyzer,
     Lexicon,
@@ -28,7 +28,7 @@ from intents.offline_text import (
 )
 from intents.types import ActionType
 
-TRAINING_PATH = Path(__file__).resolve().parent / "data" / "training.jsonl"
+TRAINING_PATH = Path(__file__).resolve().parent.parent / "data" / "training.jsonl"
 LABELS: tuple[ActionType, ...] = tuple(ActionType)
 N_LABELS = len(LABELS)
 _PAIR_WINDOW = 4  # units apart: verb-object pairs survive German verb-final word order

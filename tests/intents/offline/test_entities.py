@@ -1,0 +1,97 @@
+"""Entities the offline tier extracts: schedules, sources, destinations, agent names."""
+
+from __future__ import annotations
+
+import pytest
+
+from intents.offline.classifier import classify_offline
+from intents.offline.entities import extract_entities, find_schedule
+from intents.offline.text import normalize
+from intents.types import ActionType, AgentRef, IntentResult
+
+DEMO_AGENTS = (
+    AgentRef("notion-reporter", "Weekly Notion project summaries"),
+    AgentRef("jira-overdue-monitor", "Daily overdue ticket alerts"),
+    AgentRef("financial-analyzer", "Monthly financial analysis"),
+)
+
+
+def _classify(message: str) -> IntentResult:
+    return classify_offline(message, agents=DEMO_AGENTS)
+
+
+# --- entities ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "schedule", "frequency"),
+    [
+        ("every morning at 9am", "daily 09:00", "daily"),
+        ("weekly on Mondays", "weekly monday", "weekly"),
+        ("each day", "daily", "daily"),
+        ("every 2 hours", "every 2 hours", "hourly"),
+        ("hourly", "hourly", "hourly"),
+        ("every Friday at 5pm", "weekly friday 17:00", "weekly"),
+        ("every weekday at 8:30", "weekdays 08:30", "weekdays"),
+        ("once a month", "monthly", "monthly"),
+        ("todos los lunes", "weekly monday", "weekly"),
+        ("chaque jour à 18h", "daily 18:00", "daily"),
+        ("jeden Montag um 8 Uhr", "weekly monday 08:00", "weekly"),
+        ("todos os dias", "daily", "daily"),
+    ],
+)
+def test_schedules_are_normalized(text: str, schedule: str, frequency: str) -> None:
+    assert find_schedule(normalize(text)) == (schedule, frequency)
+
+
+def test_no_schedule_in_a_plain_request() -> None:
+    assert find_schedule(normalize("run the notion reporter")) is None
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("summarize Google Sheets and Jira", {"source": "google_sheets,jira"}),
+        ("watch our Postgres db", {"source": "postgresql"}),
+        ("post it in #sales", {"destination": "slack:#sales"}),
+        ("email me the results", {"destination": "email"}),
+        ("send it to ana@acme.com", {"destination": "email:ana@acme.com"}),
+        ("dm me", {"destination": "slack:dm"}),
+        ("invite ana@acme.com as an admin", {"user": "ana@acme.com", "role": "admin"}),
+        ("rename it to finance-weekly", {"new_name": "finance-weekly"}),
+        ("the numbers for Q3", {"period": "q3"}),
+    ],
+)
+def test_entities_are_extracted(message: str, expected: dict[str, str]) -> None:
+    found = extract_entities(message)
+    for key, value in expected.items():
+        assert found.get(key) == value, found
+
+
+@pytest.mark.parametrize(
+    "mention", ["notion-reporter", "Notion_Reporter", "the notion reporter", "NOTION REPORTER"]
+)
+def test_agent_names_match_across_case_and_separators(mention: str) -> None:
+    agents = ["notion-reporter", "jira-overdue-monitor"]
+    assert extract_entities(f"run {mention}", agents=agents)["agent"] == "notion-reporter"
+
+
+def test_a_loose_agent_mention_matches_its_name() -> None:
+    assert extract_entities("pause the jira monitor", agents=["jira-overdue-monitor"]) == {
+        "agent": "jira-overdue-monitor"
+    }
+
+
+def test_a_journey_one_request_yields_its_entities() -> None:
+    result = _classify(
+        "Our team wastes hours every Monday compiling project updates from Notion. "
+        "Can the platform help with that?"
+    )
+    assert result.action_type == ActionType.CREATE_AGENT
+    assert result.entities["source"] == "notion"
+    assert result.entities["frequency"] == "weekly"
+
+
+def test_entity_values_stay_short() -> None:
+    message = "create an agent that " + "checks every single thing in the world " * 20
+    assert all(len(v) <= 80 for v in extract_entities(message).values())
