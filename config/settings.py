@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -92,7 +93,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: it bounds /api/ requests and turns every error answer there into JSON.
+    "conversations.api.door.ApiDoorMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "config.static.AsyncWhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -137,8 +141,17 @@ if _default_db["ENGINE"] == "django.db.backends.sqlite3":
     # one per test session, so that two sessions at once do not share it.
     _default_db["TEST"] = {"NAME": str(BASE_DIR / f".test-db-{os.getpid()}.sqlite3")}
 else:
-    _default_db["CONN_MAX_AGE"] = env_int("CONN_MAX_AGE", 60)
-    _default_db["CONN_HEALTH_CHECKS"] = True
+    # A pool per process (Django's, on psycopg_pool), not a persistent connection per thread:
+    # Channels gives every open WebSocket a thread of its own, so connections kept per thread
+    # would grow with the sockets (100 sockets, 100 connections: PostgreSQL's default limit).
+    _default_db["CONN_MAX_AGE"] = 0
+    _default_db["OPTIONS"] = {
+        "pool": {
+            "min_size": 1,
+            "max_size": env_int("DATABASE_POOL_SIZE", 20, minimum=1),
+            "timeout": 10,
+        }
+    }
 DATABASES = {"default": _default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -149,7 +162,15 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [REDIS_URL]},
+            # The prefix keeps separate installations (or test runs) on one Redis apart.
+            "CONFIG": {
+                # redis-py 8 reads with a 5 s socket timeout by default, exactly the length of
+                # channels_redis's blocking receive (BZPOPMIN, 5 s), so an idle socket's receive
+                # loop times out and the consumer dies (django/channels_redis#422). Longer than
+                # the blocking read, still bounded.
+                "hosts": [{"address": REDIS_URL, "socket_timeout": 10}],
+                "prefix": env_str("CHANNEL_LAYER_PREFIX", "omniforge"),
+            },
         }
     }
     CACHES = {
@@ -175,7 +196,9 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
 ]
-LOGIN_URL = "/admin/login/"
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/accounts/login/"
 
 REST_FRAMEWORK = {
     # Token first: its WWW-Authenticate header makes anonymous requests a 401, not a 403.
@@ -183,10 +206,10 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
-    "DEFAULT_PERMISSION_CLASSES": ["conversations.permissions.IsTenantMember"],
+    "DEFAULT_PERMISSION_CLASSES": ["conversations.tenancy.permissions.IsTenantMember"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"]
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["conversations.api.door.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {
@@ -194,13 +217,16 @@ REST_FRAMEWORK = {
         # Classification may call a paid model on every request.
         "intents": env_str("INTENT_THROTTLE_RATE", "120/min"),
     },
-    "EXCEPTION_HANDLER": "conversations.api.exception_handler",
+    "EXCEPTION_HANDLER": "conversations.api.errors.exception_handler",
 }
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "OmniForge conversation API",
     "DESCRIPTION": "Conversations, messages, chat turns, intents and agents, scoped to a tenant.",
     "VERSION": "1.0.0",
+    # 3.1: JSON Schema 2020-12, which can say what the door refuses inside a client's JSON
+    # object (propertyNames, recursive values).
+    "OAS_VERSION": "3.1.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
     "SWAGGER_UI_DIST": "SIDECAR",
@@ -208,10 +234,12 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     # One name for the seven actions, whichever field carries them.
     "ENUM_NAME_OVERRIDES": {"ActionTypeEnum": "intents.types.ACTION_CHOICES"},
+    "PREPROCESSING_HOOKS": ["conversations.chat.schema.add_chat_endpoint"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "conversations.schema.add_chat_endpoint",
+        "conversations.api.schema.document_errors",
     ],
+    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "string", "pattern": "^[0-9A-Za-z]{1,26}$"}},
 }
 
 # --- Product settings -------------------------------------------------------------------------
@@ -226,6 +254,14 @@ OMNIFORGE_CONTEXT_TOKEN_BUDGET = env_int("OMNIFORGE_CONTEXT_TOKEN_BUDGET", 2000,
 OMNIFORGE_CONTEXT_MAX_MESSAGES = env_int("OMNIFORGE_CONTEXT_MAX_MESSAGES", 20, minimum=1)
 OMNIFORGE_ENCRYPTION_KEYS = env_list("OMNIFORGE_ENCRYPTION_KEYS")
 OMNIFORGE_MESSAGE_MAX_CHARS = env_int("OMNIFORGE_MESSAGE_MAX_CHARS", 16000, minimum=1)
+# A WebSocket's messages: a burst, then this many a second; a client that keeps sending into
+# the limit after this many refusals is closed (4429).
+OMNIFORGE_WS_BURST = env_int("OMNIFORGE_WS_BURST", 10, minimum=1)
+OMNIFORGE_WS_RATE_PER_S = env_float("OMNIFORGE_WS_RATE_PER_S", 2.0, minimum=0.01)
+OMNIFORGE_WS_STRIKES = env_int("OMNIFORGE_WS_STRIKES", 5, minimum=0)
+# The turn lease (one turn of a conversation at a time, across processes): renewed every
+# quarter of it while a turn runs, so a crashed process holds a conversation at most this long.
+OMNIFORGE_TURN_LEASE_S = env_float("OMNIFORGE_TURN_LEASE_S", 5.0, minimum=0.2)
 
 # tiktoken downloads its encodings unless pointed at a cache; litellm ships cl100k_base.
 # find_spec locates the package without importing it (the import costs seconds).
@@ -247,6 +283,21 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
+# WhiteNoise serves /static/ from this process. After `manage.py collectstatic` it serves the
+# collected, compressed files under content-hashed names (cached for a year); without it
+# (`make run`, tests) it serves straight from the apps' static folders.
+WHITENOISE_USE_FINDERS = True
+# Before the first collectstatic, STATIC_ROOT does not exist yet: expected, not worth a warning.
+warnings.filterwarnings("ignore", message="No directory at", category=UserWarning)
+WHITENOISE_AUTOREFRESH = DEBUG
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        if (STATIC_ROOT / "staticfiles.json").exists()
+        else "django.contrib.staticfiles.storage.StaticFilesStorage"
+    },
+}
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG

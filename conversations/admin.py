@@ -26,9 +26,9 @@ from conversations.models import (
     Tenant,
     TranscriptView,
 )
-from conversations.permissions import membership_of
-from conversations.tenancy import TenantQuerySet
-from conversations.tenant_services import transcript_view_record
+from conversations.tenancy.managers import TenantQuerySet
+from conversations.tenancy.permissions import membership_of
+from conversations.tenancy.services import transcript_view_record
 
 TRANSCRIPT_LIMIT = 200
 COUNT_CAP = 10_000

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -11,8 +12,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from conversations.models import Tenant
-from conversations.tenant_services import tenant_create, token_issue, user_add
-from intents.llm import reset_llm_status
+from conversations.tenancy.services import tenant_create, token_issue, user_add
+from intents.llm.client import reset_llm_status
 from tests.intents.llm_server import ScriptedLLMServer, running_server
 
 
@@ -30,6 +31,16 @@ class World:
         if user is not None:
             client.credentials(HTTP_AUTHORIZATION=f"Token {token_issue(user=user)}")
         return client
+
+
+def pytest_configure(config: Any) -> None:
+    """Each test process on its own channel-layer prefix when Redis is shared (xdist workers
+    number their users alike, and would otherwise hear each other's groups)."""
+    from django.conf import settings
+
+    layer = settings.CHANNEL_LAYERS["default"]
+    if "prefix" in layer.get("CONFIG", {}):
+        layer["CONFIG"]["prefix"] = f"omniforge-test-{os.getpid()}"
 
 
 @pytest.fixture(autouse=True)
@@ -66,6 +77,15 @@ def subprocess_database_url() -> str:
     port = params.get("PORT") or 5432
     password = f":{params['PASSWORD']}" if params.get("PASSWORD") else ""
     return f"postgres://{params['USER']}{password}@{host}:{port}/{params['NAME']}"
+
+
+@pytest.fixture
+def servers() -> Iterator[list[Any]]:
+    """Daphne processes a test starts (``tests.live.Server``), stopped when it ends."""
+    started: list[Any] = []
+    yield started
+    for server in started:
+        server.stop()
 
 
 @pytest.fixture

@@ -5,9 +5,9 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from conversations import services
 from conversations.models import Conversation, TranscriptView
-from conversations.tenant_services import user_add
+from conversations.store import services
+from conversations.tenancy.services import user_add
 from tests.conftest import World
 
 pytestmark = pytest.mark.django_db

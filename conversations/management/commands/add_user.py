@@ -6,7 +6,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from conversations.models import Tenant
-from conversations.tenant_services import user_add
+from conversations.tenancy.services import user_add
 
 
 class Command(BaseCommand):

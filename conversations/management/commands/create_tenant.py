@@ -5,7 +5,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from conversations.tenant_services import tenant_create
+from conversations.tenancy.services import tenant_create
 
 
 class Command(BaseCommand):

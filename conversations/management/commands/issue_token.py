@@ -5,7 +5,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from conversations.tenant_services import token_issue
+from conversations.tenancy.services import token_issue
 
 
 class Command(BaseCommand):

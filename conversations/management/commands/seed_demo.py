@@ -6,9 +6,9 @@ from typing import Any
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from conversations import services
 from conversations.models import Agent, Conversation
-from conversations.tenant_services import tenant_create, token_issue, user_add
+from conversations.store import services
+from conversations.tenancy.services import tenant_create, token_issue, user_add
 
 DEMO_AGENTS = (
     (

@@ -1,28 +1,30 @@
-"""The tenant's agent registry: create, change, find and run agents."""
+"""Writes of the tenant's agent registry: create, change, delete, request a run."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.utils import timezone
-from django.utils.text import slugify
 
-from conversations.models import Agent, AgentRun, Tenant
+from conversations.agents.selectors import agent_name
+from conversations.models import Agent, AgentRun, Tenant, new_id
 
 CONFIG_KEYS = ("source", "trigger", "action", "schedule", "destination", "details")
-NAME_MAX = 80
 
 
-def agent_name(value: str) -> str:
-    """The canonical form of an agent name: a lowercase slug ("Jira Monitor" -> jira-monitor)."""
-    return slugify(value)[:NAME_MAX].strip("-")
+class AgentNameTaken(Exception):
+    """The tenant already has an agent of that name (a 409: the request conflicts with state)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"An agent named {name!r} already exists.")
+        self.name = name
 
 
-def clean_config(config: dict[str, Any]) -> dict[str, str]:
+def clean_config(config: Mapping[str, Any]) -> dict[str, str]:
     unknown = sorted(set(config) - set(CONFIG_KEYS))
     if unknown:
         raise ValidationError({"config": [f"Unknown keys: {', '.join(unknown)}."]})
@@ -39,15 +41,22 @@ def agent_create(
     tenant: Tenant,
     name: str,
     description: str = "",
-    config: dict[str, Any] | None = None,
+    config: Mapping[str, Any] | None = None,
     created_by: User | None = None,
+    agent_id: str | None = None,
 ) -> Agent:
+    """Create the agent; with ``agent_id`` (chosen up front) a second call returns the first's."""
     slug = agent_name(name)
     if not slug:
         raise ValidationError({"name": ["Use letters, digits or dashes."]})
+    if agent_id is not None:
+        existing = Agent.objects.for_tenant(tenant).filter(id=agent_id).first()
+        if existing is not None:
+            return existing
     try:
         with transaction.atomic():
             return Agent.objects.create(
+                id=agent_id or new_id(),
                 tenant=tenant,
                 name=slug,
                 description=description.strip()[:500],
@@ -55,23 +64,7 @@ def agent_create(
                 created_by=created_by,
             )
     except IntegrityError:
-        raise ValidationError({"name": [f"An agent named {slug!r} already exists."]}) from None
-
-
-def agent_unique_name(*, tenant: Tenant, base: str) -> str:
-    """``base``, or ``base-2``, ``base-3``… whichever the tenant does not use yet."""
-    base = agent_name(base) or "agent"
-    taken = set(
-        Agent.objects.for_tenant(tenant)
-        .filter(name__startswith=base)
-        .values_list("name", flat=True)
-    )
-    if base not in taken:
-        return base
-    n = 2
-    while f"{base}-{n}" in taken:
-        n += 1
-    return f"{base}-{n}"
+        raise AgentNameTaken(slug) from None
 
 
 def agent_update(
@@ -79,7 +72,7 @@ def agent_update(
     agent: Agent,
     name: str | None = None,
     description: str | None = None,
-    config: dict[str, Any] | None = None,
+    config: Mapping[str, Any] | None = None,
 ) -> Agent:
     if name is not None:
         slug = agent_name(name)
@@ -95,9 +88,7 @@ def agent_update(
         with transaction.atomic():
             agent.save()
     except IntegrityError:
-        raise ValidationError(
-            {"name": [f"An agent named {agent.name!r} already exists."]}
-        ) from None
+        raise AgentNameTaken(agent.name) from None
     return agent
 
 
@@ -105,29 +96,23 @@ def agent_delete(*, agent: Agent) -> None:
     agent.delete()
 
 
-def agent_get(*, tenant: Tenant, agent_id: str) -> Agent:
-    return Agent.objects.for_tenant(tenant).get(id=str(agent_id))
-
-
-def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
-    """The agent a user named, however written ("Notion Reporter", "@notion_reporter")."""
-    slug = agent_name(re.sub(r"[_\s]+", "-", reference.strip().lstrip("@")))
-    if not slug:
-        return None
-    return Agent.objects.for_tenant(tenant).filter(name=slug).first()
-
-
 def agent_run_request(
-    *, agent: Agent, user: User | None, conversation_id: str = "", message_id: str = ""
+    *,
+    agent: Agent,
+    user: User | None,
+    conversation_id: str = "",
+    message_id: str = "",
+    run_id: str | None = None,
 ) -> AgentRun:
-    return AgentRun.objects.create(
+    """Queue a run; with ``run_id`` (chosen up front) a second call returns the first's."""
+    run, _ = AgentRun.objects.for_tenant(agent.tenant_id).get_or_create(
+        id=run_id or new_id(),
         tenant_id=agent.tenant_id,
-        agent=agent,
-        requested_by=user,
-        conversation_id=conversation_id,
-        message_id=message_id,
+        defaults={
+            "agent": agent,
+            "requested_by": user,
+            "conversation_id": conversation_id,
+            "message_id": message_id,
+        },
     )
-
-
-def agent_last_run(*, agent: Agent) -> AgentRun | None:
-    return agent.runs.order_by("-requested_at").first()
+    return run

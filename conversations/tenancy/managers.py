@@ -122,10 +122,16 @@ class TenantQuerySet(models.QuerySet[_M]):
 
 
 class TenantManager(models.Manager[_M]):
-    """Default manager of tenant-owned models; see the module docstring."""
+    """Default manager of tenant-owned models; see the module docstring.
+
+    A model with QuerySet vocabulary of its own names its ``TenantQuerySet`` subclass in
+    ``queryset_class``.
+    """
+
+    queryset_class: type[TenantQuerySet[Any]] = TenantQuerySet
 
     def get_queryset(self) -> TenantQuerySet[_M]:
-        qs: TenantQuerySet[_M] = TenantQuerySet(self.model, using=self._db)
+        qs: TenantQuerySet[_M] = self.queryset_class(self.model, using=self._db)
         # Related managers (conversation.messages) carry the parent instance: the foreign key
         # filter they add scopes the rows as tightly as the parent itself is scoped.
         if getattr(self, "instance", None) is not None:

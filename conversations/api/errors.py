@@ -1,4 +1,4 @@
-"""How errors look at the HTTP door."""
+"""How domain exceptions look at the HTTP door (DRF's ``EXCEPTION_HANDLER``)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,22 @@ from typing import Any
 from django.core.exceptions import ObjectDoesNotExist
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
-from rest_framework import exceptions
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+
+from conversations.agents.services import AgentNameTaken
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF's handler, plus the domain exceptions services raise.
 
     ``DoesNotExist`` from a tenant-checked lookup is a 404 (another tenant's object does not
-    exist for the caller), and a Django ``ValidationError`` is a 400 with its messages.
+    exist for the caller), a Django ``ValidationError`` is a 400 with its messages, and a name
+    the tenant already uses is a 409.
     """
+    if isinstance(exc, AgentNameTaken):
+        return Response({"name": [str(exc)]}, status=status.HTTP_409_CONFLICT)
     if isinstance(exc, ObjectDoesNotExist | Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, DjangoValidationError):

@@ -1,7 +1,7 @@
 """The context window: which recent messages a turn's classification sees.
 
 Pure functions over stored rows; token counts come from the rows (counted once, when each
-message was stored), never from re-tokenizing history.
+message was stored), never from re-tokenizing history. ``conversation_history`` reads the rows.
 """
 
 from __future__ import annotations
@@ -9,11 +9,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol, TypeVar
 
+from django.conf import settings
+
+from conversations.models import Conversation
+from conversations.store.selectors import message_recent
 from intents.types import HistoryTurn
 
 MIN_RECENT = 6  # the last three exchanges, always kept
-# What an assistant turn's metadata may carry into the window: its routing, compactly.
-ROUTING_KEYS = ("listed_agents", "options", "offer", "wizard", "agent_run", "agents_referenced")
+# What an assistant turn's metadata may carry into the window: what it showed, compactly. An
+# open wizard is not among them: the classifiers get it from the assistant's state.
+ROUTING_KEYS = ("listed_agents", "options", "offer", "agent_run", "agents_referenced")
 INTENT_KEYS = ("action_type", "method", "entities")
 
 
@@ -76,3 +81,22 @@ def to_history(messages: Sequence[StoredMessage]) -> list[HistoryTurn]:
             turn["metadata"] = routing_annotation(message.metadata)  # type: ignore[typeddict-item]
         turns.append(turn)
     return turns
+
+
+def conversation_history(
+    conversation: Conversation, *, exclude: str | None = None
+) -> list[HistoryTurn]:
+    """The window of a conversation's recent messages, as every classification sees it.
+
+    The chat turn (which excludes the message it is answering) and ``POST intents/classify/``
+    both call this, so the two never decide on different histories.
+    """
+    recent = message_recent(
+        conversation=conversation, limit=settings.OMNIFORGE_CONTEXT_MAX_MESSAGES + 1
+    )
+    window = assemble_context(
+        [m for m in recent if m.id != exclude],
+        token_budget=settings.OMNIFORGE_CONTEXT_TOKEN_BUDGET,
+        max_messages=settings.OMNIFORGE_CONTEXT_MAX_MESSAGES,
+    )
+    return to_history(window)

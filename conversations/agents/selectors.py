@@ -1,0 +1,111 @@
+"""Reads of the tenant's agent registry: by id, by name as people write it, pages, refs."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.text import slugify
+
+from conversations.models import Agent, AgentRun, Tenant
+from intents.types import AgentRef
+
+NAME_MAX = 80
+# "n" (the next page) or "p" (the previous one), then the name the page starts after (or
+# before). Names are unique per tenant, so the name alone is a stable keyset position, and
+# every string matching the pattern is a valid cursor.
+AGENT_CURSOR_PATTERN = r"^[np][A-Za-z0-9_-]{1,80}$"
+# How many of the tenant's agents the classifiers see (the prompt bounds tokens as well).
+AGENTS_IN_CONTEXT = 50
+
+
+@dataclass(frozen=True)
+class AgentPage:
+    items: list[Agent]
+    next_cursor: str | None
+    previous_cursor: str | None
+
+
+def agent_name(value: str) -> str:
+    """The canonical form of an agent name: a lowercase slug ("Jira Monitor" -> jira-monitor)."""
+    return slugify(value)[:NAME_MAX].strip("-")
+
+
+def agent_unique_name(*, tenant: Tenant, base: str) -> str:
+    """``base``, or ``base-2``, ``base-3``… whichever the tenant does not use yet."""
+    base = agent_name(base) or "agent"
+    taken = set(
+        Agent.objects.for_tenant(tenant)
+        .filter(name__startswith=base)
+        .values_list("name", flat=True)
+    )
+    if base not in taken:
+        return base
+    n = 2
+    while f"{base}-{n}" in taken:
+        n += 1
+    return f"{base}-{n}"
+
+
+def agent_list(*, tenant: Tenant, limit: int = 50, cursor: str | None = None) -> AgentPage:
+    """One page of the tenant's agents by name; keyset pagination on the (unique) name."""
+    qs = Agent.objects.for_tenant(tenant)
+    backwards = bool(cursor) and cursor is not None and cursor[0] == "p"
+    if cursor:
+        name = cursor[1:]
+        qs = qs.filter(name__lt=name).order_by("-name") if backwards else qs.filter(name__gt=name)
+    if not backwards:
+        qs = qs.order_by("name")
+    rows = list(qs[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    if backwards:
+        rows.reverse()
+        has_previous, has_next = more, True
+    else:
+        has_previous, has_next = cursor is not None, more
+    return AgentPage(
+        items=rows,
+        next_cursor=f"n{rows[-1].name}" if rows and has_next else None,
+        previous_cursor=f"p{rows[0].name}" if rows and has_previous else None,
+    )
+
+
+def agent_get(*, tenant: Tenant, agent_id: str) -> Agent:
+    return Agent.objects.for_tenant(tenant).get(id=str(agent_id))
+
+
+def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
+    """The agent a user named, however written ("Notion Reporter", "@notion_reporter")."""
+    slug = agent_name(re.sub(r"[_\s]+", "-", reference.strip().lstrip("@")))
+    if not slug:
+        return None
+    return Agent.objects.for_tenant(tenant).filter(name=slug).first()
+
+
+def agents_first(*, tenant: Tenant, limit: int) -> list[Agent]:
+    """The tenant's first agents by name, for a numbered list."""
+    return list(Agent.objects.for_tenant(tenant).order_by("name")[:limit])
+
+
+def agents_for_matching(*, tenant: Tenant) -> list[Agent]:
+    """Names and descriptions to match a request's words against (bounded)."""
+    return list(Agent.objects.for_tenant(tenant).only("id", "name", "description")[:200])
+
+
+def agent_last_run(*, agent: Agent) -> AgentRun | None:
+    return agent.runs.order_by("-requested_at").first()
+
+
+def agent_refs(tenant: Tenant, *, mentioned: Sequence[str] = ()) -> list[AgentRef]:
+    """The tenant's most recently updated agents, plus any agent the message mentions by name."""
+    agents = Agent.objects.for_tenant(tenant)
+    rows = list(
+        agents.order_by("-updated_at").values_list("name", "description")[:AGENTS_IN_CONTEXT]
+    )
+    seen = {name for name, _ in rows}
+    wanted = [name.lower() for name in mentioned if name.lower() not in seen]
+    if wanted:
+        rows += list(agents.filter(name__in=wanted).values_list("name", "description"))
+    return [AgentRef(name=name, description=description) for name, description in rows]

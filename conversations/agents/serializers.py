@@ -1,0 +1,57 @@
+"""Agents as the API shows and takes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+
+from conversations.agents.selectors import AGENT_CURSOR_PATTERN
+from conversations.agents.services import CONFIG_KEYS
+from conversations.api.fields import StrictCharField, StrictRegexField, StrictSerializer, no_nul
+from conversations.models import Agent
+from conversations.store.serializers import ListQuerySerializer, PageSerializer
+
+# A name as people write it ("Jira Monitor"); agent_services stores its slug (jira-monitor).
+AGENT_NAME_PATTERN = r"^[A-Za-z0-9 _-]*[A-Za-z0-9][A-Za-z0-9 _-]*$"
+
+
+class AgentListQuerySerializer(ListQuerySerializer):
+    cursor = StrictRegexField(
+        AGENT_CURSOR_PATTERN, required=False, help_text="From `next`/`previous`."
+    )
+
+
+class AgentSerializer(serializers.ModelSerializer[Agent]):
+    class Meta:
+        model = Agent
+        fields = ("id", "name", "description", "config", "created_at", "updated_at")
+        read_only_fields = ("id", "created_at", "updated_at")
+
+
+class AgentPageSerializer(PageSerializer):
+    results = AgentSerializer(many=True)
+
+
+class AgentConfigSerializer(StrictSerializer):
+    """What an agent does, as the wizard gathers it; every part optional."""
+
+    def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
+        return {
+            key: StrictCharField(
+                required=False, allow_blank=True, max_length=200, validators=[no_nul]
+            )
+            for key in CONFIG_KEYS
+        }
+
+
+class AgentWriteSerializer(StrictSerializer):
+    name = StrictRegexField(
+        AGENT_NAME_PATTERN,
+        max_length=80,
+        error_messages={"invalid": "Use letters, digits, spaces, dashes or underscores."},
+    )
+    description = StrictCharField(
+        max_length=500, allow_blank=True, required=False, validators=[no_nul]
+    )
+    config = AgentConfigSerializer(required=False)

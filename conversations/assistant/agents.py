@@ -1,0 +1,297 @@
+"""Replies about the tenant's agents: which one is meant, list, details, run, change."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from conversations.agents import selectors as agents
+from conversations.assistant.effects import RunAgent, UpdateAgent
+from conversations.assistant.outcome import Outcome, Reply, Turn
+from conversations.assistant.state import AssistantState, PendingRequest
+from conversations.assistant.text import LABELS, display, numbered
+from conversations.models import Agent, Membership, new_id
+from intents.offline.entities import extract_entities
+from intents.offline.followups import read_followup
+from intents.types import ActionType
+
+MAX_LISTED = 20
+_HELP_RE = re.compile(
+    r"\b(help|what can you do|what do you do|how (?:do|does) (?:this|it|you) work|capabilit"
+    r"|que puedes hacer|que peux-tu faire|was kannst du)",
+    re.IGNORECASE,
+)
+_SAME_AGAIN_RE = re.compile(
+    r"\b(same (?:thing |one |agent )?as (?:last time|before)|again|last one I ran"
+    r"|like last time)\b",
+    re.IGNORECASE,
+)
+_PRONOUN_RE = re.compile(r"\b(it|that one|this one|that agent|this agent|the agent)\b", re.I)
+
+
+def resolve_agent(
+    turn: Turn,
+    state: AssistantState,
+    entities: Mapping[str, str],
+    text: str,
+    *,
+    guess: bool = False,
+) -> Agent | None:
+    """The agent a message means: by name, @mention, list position, "again", or "it"."""
+    tenant = turn.tenant
+    reference = entities.get("agent")
+    if reference:
+        agent = agents.agent_find(tenant=tenant, reference=reference)
+        if agent is not None:
+            return agent
+    for mention in re.findall(r"@([\w-]+)", text):
+        agent = agents.agent_find(tenant=tenant, reference=mention)
+        if agent is not None:
+            return agent
+    if state.listed_agents:
+        pick = read_followup(text).pick(len(state.listed_agents))
+        if pick is not None:
+            return agents.agent_find(tenant=tenant, reference=state.listed_agents[pick])
+    if _SAME_AGAIN_RE.search(text) and state.last_agent_run:
+        return agents.agent_find(tenant=tenant, reference=state.last_agent_run)
+    candidates = agents.agents_for_matching(tenant=tenant)
+    lowered = text.lower()
+    for agent in candidates:
+        if agent.name in lowered or agent.name.replace("-", " ") in lowered:
+            return agent
+    if _PRONOUN_RE.search(text) and state.last_agent:
+        return agents.agent_find(tenant=tenant, reference=state.last_agent)
+    if guess and entities.get("source"):
+        matches = [a for a in candidates if entities["source"].replace("_", "-") in a.name]
+        if len(matches) == 1:
+            return matches[0]
+    return None
+
+
+def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str) -> Outcome:
+    listed = agents.agents_first(tenant=turn.tenant, limit=5)
+    if not listed:
+        return Outcome(
+            Reply(
+                "You don't have any agents yet. Tell me what one should do, for example "
+                '"create an agent that posts a daily Jira summary to #team".',
+                decision=f"{action.value}_no_agents",
+            ),
+            state,
+        )
+    options = [
+        {"n": n, "action_type": action.value, "label": f"{verb} {a.name}", "agent": a.name}
+        for n, a in enumerate(listed, start=1)
+    ]
+    content = f"Which agent should I {verb.lower()}?\n" + numbered(
+        [str(o["label"]) for o in options]
+    )
+    return Outcome(
+        Reply(
+            content,
+            meta={"options": options, "listed_agents": [a.name for a in listed]},
+            decision=f"{action.value}_which_agent",
+        ),
+        state,
+    )
+
+
+def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
+    if _HELP_RE.search(text):
+        return Outcome(
+            Reply(
+                "Here's what I can do:\n"
+                + numbered(
+                    [
+                        'Create an agent from a description ("watch Jira for overdue tickets '
+                        'and alert #platform every morning")',
+                        'Run one of your agents ("run notion-reporter", "run the first one")',
+                        'Change an agent ("make it weekly instead")',
+                        'Show your agents and their last runs ("list my agents")',
+                    ]
+                ),
+                decision="help",
+            ),
+            state,
+        )
+    agent = resolve_agent(turn, state, entities, text)
+    wants_list = re.search(r"\b(list|all|my agents)\b", text, re.IGNORECASE)
+    if agent is not None and (entities.get("agent") or not wants_list):
+        return _details(state, agent)
+    listed = agents.agents_first(tenant=turn.tenant, limit=MAX_LISTED + 1)
+    if not listed:
+        return Outcome(
+            Reply(
+                "You don't have any agents yet. Describe what one should do and I'll set it up.",
+                meta={"listed_agents": []},
+                decision="list_agents_empty",
+            ),
+            state,
+        )
+    shown = listed[:MAX_LISTED]
+    lines = [f"{a.name} - {a.description}" if a.description else a.name for a in shown]
+    more = "\n(and more: ask for one by name)" if len(listed) > MAX_LISTED else ""
+    return Outcome(
+        Reply(
+            "Here are your agents:\n" + numbered(lines) + more,
+            meta={"listed_agents": [a.name for a in shown]},
+            decision="list_agents",
+        ),
+        state,
+    )
+
+
+def _details(state: AssistantState, agent: Agent) -> Outcome:
+    last = agents.agent_last_run(agent=agent)
+    lines = [f"{agent.name}" + (f": {agent.description}" if agent.description else "")]
+    lines += [
+        f"- {LABELS.get(key, key.title())}: {display(str(value))}"
+        for key, value in (agent.config or {}).items()
+        if value
+    ]
+    lines.append(
+        f"- Last run: {last.status}, requested {last.requested_at:%Y-%m-%d %H:%M} UTC"
+        if last
+        else "- Last run: never"
+    )
+    return Outcome(
+        Reply("\n".join(lines), meta={"agents_referenced": [agent.name]}, decision="agent_details"),
+        state.replace(last_agent=agent.name),
+    )
+
+
+def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
+    agent = resolve_agent(turn, state, entities, text)
+    if agent is None:
+        # "run it" needs a name; a described task gets choices that say what would happen.
+        if len(text.split()) >= 8 and text == turn.message:
+            return task_options(turn, state)
+        return which_agent(turn, state, ActionType.EXECUTE_TASK, "Run")
+    run = RunAgent(run_id=new_id(), agent_id=agent.id)
+    what = f" ({agent.description})" if agent.description else ""
+    return Outcome(
+        Reply(
+            f"Running {agent.name}{what}. I've queued it (run {run.run_id}).",
+            meta={"agent_run": agent.name, "agents_referenced": [agent.name], "run_id": run.run_id},
+            decision="agent_run_queued",
+        ),
+        state.replace(last_agent_run=agent.name, last_agent=agent.name),
+        (run,),
+    )
+
+
+def _closest_agent(turn: Turn) -> Agent | None:
+    """The agent whose name and description share the most word stems with the request."""
+    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", turn.message.lower())}
+    stems -= {"agent", "about", "their"}
+    best, best_score = None, 0
+    for agent in agents.agents_for_matching(tenant=turn.tenant):
+        words = re.findall(r"[a-z]{4,}", f"{agent.name} {agent.description}".lower())
+        score = len(stems & {w[:5] for w in words})
+        if score > best_score:
+            best, best_score = agent, score
+    return best
+
+
+def task_options(turn: Turn, state: AssistantState) -> Outcome:
+    """A described task no agent clearly does: say what each choice would do (journey 5)."""
+    closest = _closest_agent(turn)
+    options: list[dict[str, Any]] = []
+    if closest is not None:
+        what = f", which does {closest.description.lower()}" if closest.description else ""
+        options.append(
+            {
+                "action_type": ActionType.EXECUTE_TASK.value,
+                "label": f"Run {closest.name} anyway{what} (it may partially help)",
+                "agent": closest.name,
+            }
+        )
+    options += [
+        {
+            "action_type": ActionType.CREATE_AGENT.value,
+            "label": "Create a new agent specifically for this",
+        },
+        {
+            "action_type": ActionType.QUERY_INFO.value,
+            "label": "Show all your agents so you can pick one",
+        },
+        {"action_type": ActionType.UNKNOWN.value, "label": "Something else: tell me more"},
+    ]
+    for n, option in enumerate(options, start=1):
+        option["n"] = n
+    lead = (
+        f"I found your {closest.name} agent, but I'm not sure it does this."
+        if closest is not None
+        else "None of your agents clearly does this."
+    )
+    content = f"{lead} Would you like me to:\n" + numbered([str(o["label"]) for o in options])
+    return Outcome(
+        Reply(content, meta={"options": options}, decision="execute_task_options"),
+        state.replace(pending=PendingRequest(turn.message[:2000], dict(turn.intent.entities))),
+    )
+
+
+def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
+    agent = resolve_agent(turn, state, entities, text)
+    if agent is None:
+        return which_agent(turn, state, ActionType.UPDATE_AGENT, "Change")
+    state = state.replace(last_agent=agent.name)
+    found = {**extract_entities(text), **{k: v for k, v in entities.items() if v}}
+    before = dict(agent.config or {})
+    changes: dict[str, str] = {}
+    if found.get("schedule") or found.get("frequency"):
+        changes["schedule"] = found.get("schedule") or found["frequency"]
+    if found.get("destination"):
+        changes["destination"] = found["destination"]
+    if found.get("source") and re.search(r"\b(source|from|switch|instead of|use)\b", text, re.I):
+        changes["source"] = found["source"]
+    new_name = agents.agent_name(found["new_name"]) if found.get("new_name") else None
+    if not changes and not new_name:
+        return Outcome(
+            Reply(
+                f"What should I change about {agent.name}: its schedule, where it sends results, "
+                "its source, or its name?",
+                meta={"agents_referenced": [agent.name]},
+                decision="update_agent_ask_what",
+            ),
+            state,
+        )
+    name = new_name or agent.name
+    lines = [
+        f"- {LABELS[key]}: {display(before.get(key) or 'not set')} → {display(value)}"
+        for key, value in changes.items()
+    ]
+    if new_name:
+        lines.insert(0, f"- Name: {agent.name} → {new_name}")
+        state = state.replace(
+            last_agent=new_name,
+            last_agent_run=new_name if state.last_agent_run == agent.name else state.last_agent_run,
+        )
+    return Outcome(
+        Reply(
+            f"Updated {name}:\n" + "\n".join(lines),
+            meta={"agents_referenced": [name], "changes": changes},
+            decision="agent_updated",
+        ),
+        state,
+        (UpdateAgent(agent_id=agent.id, name=new_name, config=changes),),
+    )
+
+
+def manage(turn: Turn, state: AssistantState) -> Outcome:
+    # Routing said "platform settings"; what the caller may do depends on their role alone.
+    if turn.role == Membership.Role.ADMIN:
+        reply = Reply(
+            "Platform settings live in the admin console (/admin/): users and their roles, "
+            "API tokens, and your tenant's agents and conversations. As a tenant admin you can "
+            "change them there; I don't change platform settings from the chat.",
+            decision="manage_platform_admin",
+        )
+    else:
+        reply = Reply(
+            "Users, roles, API keys and integrations are managed by your tenant's admins in the "
+            "admin console. Your role is member, so I can't change them for you; ask an admin.",
+            decision="manage_platform_not_allowed",
+        )
+    return Outcome(reply, state)

@@ -1,0 +1,62 @@
+"""Clarifying questions: numbered options, each saying what would happen."""
+
+from __future__ import annotations
+
+from conversations.assistant.agents import resolve_agent
+from conversations.assistant.outcome import Outcome, Reply, Turn
+from conversations.assistant.state import AssistantState, PendingRequest
+from conversations.assistant.text import numbered
+from conversations.models import Agent
+from intents.clarify import ACTION_PHRASES
+from intents.types import ActionType
+
+_AGENT_ACTIONS = (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT)
+
+
+def _option_label(action: ActionType, agent: Agent | None) -> str:
+    if action == ActionType.EXECUTE_TASK:
+        if agent is not None:
+            return f"Run {agent.name} now" + (
+                f" ({agent.description})" if agent.description else ""
+            )
+        return "Run one of your existing agents now (I'll ask which)"
+    if action == ActionType.UPDATE_AGENT and agent is not None:
+        return f"Change {agent.name}"
+    if action == ActionType.UNKNOWN:
+        return "Something else: tell me in your own words"
+    phrase = ACTION_PHRASES[action]
+    return phrase[0].upper() + phrase[1:]
+
+
+def clarify(turn: Turn, state: AssistantState) -> Outcome:
+    intent = turn.intent
+    ranked: list[ActionType] = []
+    for candidate in (intent.action_type, intent.alternative_action):
+        if candidate and candidate != ActionType.UNKNOWN and candidate not in ranked:
+            ranked.append(candidate)
+    for fallback in (ActionType.CREATE_AGENT, ActionType.EXECUTE_TASK, ActionType.QUERY_INFO):
+        if len(ranked) >= 2:
+            break
+        if fallback not in ranked:
+            ranked.append(fallback)
+    ranked.append(ActionType.UNKNOWN)
+    agent = resolve_agent(turn, state, dict(intent.entities), turn.message, guess=True)
+    options = [
+        {
+            "n": n,
+            "action_type": action.value,
+            "label": _option_label(action, agent),
+            **({"agent": agent.name} if agent and action in _AGENT_ACTIONS else {}),
+        }
+        for n, action in enumerate(ranked, start=1)
+    ]
+    question = intent.clarifying_question or "I'm not sure what you'd like me to do."
+    content = (
+        f"I want to get this right. {question}\n"
+        + numbered([str(o["label"]) for o in options])
+        + "\nReply with a number, or tell me more."
+    )
+    return Outcome(
+        Reply(content, meta={"options": options}, decision="clarify"),
+        state.replace(pending=PendingRequest(turn.message[:2000], dict(intent.entities))),
+    )

@@ -1,0 +1,52 @@
+"""What a turn changes in the platform, decided by the assistant and applied by the chat turn.
+
+The assistant only decides; the chat turn applies these in the same transaction as the reply
+and the new state. Each carries an id chosen up front, so applying it again (a retry after
+storage was briefly unavailable) changes nothing twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class CreateAgent:
+    agent_id: str
+    name: str
+    description: str
+    config: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunAgent:
+    run_id: str
+    agent_id: str
+
+
+@dataclass(frozen=True)
+class UpdateAgent:
+    agent_id: str
+    name: str | None = None
+    config: Mapping[str, str] = field(default_factory=dict)
+
+
+Effect = CreateAgent | RunAgent | UpdateAgent
+
+
+_KINDS: dict[str, type[CreateAgent] | type[RunAgent] | type[UpdateAgent]] = {
+    "create_agent": CreateAgent,
+    "run_agent": RunAgent,
+    "update_agent": UpdateAgent,
+}
+
+
+def effect_to_json(effect: Effect) -> dict[str, object]:
+    kind = next(name for name, cls in _KINDS.items() if isinstance(effect, cls))
+    return {"kind": kind, **{k: v for k, v in vars(effect).items()}}
+
+
+def effect_from_json(data: Mapping[str, object]) -> Effect:
+    fields = {k: v for k, v in data.items() if k != "kind"}
+    return _KINDS[str(data["kind"])](**fields)  # type: ignore[arg-type]

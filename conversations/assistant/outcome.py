@@ -1,0 +1,42 @@
+"""What the assistant is given for one turn, and what it gives back."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import User
+
+from conversations.assistant.effects import Effect
+from conversations.assistant.state import AssistantState
+from conversations.models import Tenant
+from intents.types import HistoryTurn, IntentResult
+
+
+@dataclass(frozen=True)
+class Turn:
+    tenant: Tenant
+    user: User
+    role: str  # the caller's membership role: what they may change, whatever the intent says
+    conversation_id: str
+    message: str
+    message_id: str
+    intent: IntentResult
+    history: Sequence[HistoryTurn] = ()
+
+
+@dataclass
+class Reply:
+    content: str
+    # What was shown (the numbered list, the options, the agent created), for the audit
+    # trail and the classifiers' view of the history; never what drives the next turn.
+    meta: dict[str, Any] = field(default_factory=dict)
+    decision: str = ""  # the routing decision, for the audit trail
+
+
+@dataclass(frozen=True)
+class Outcome:
+    reply: Reply
+    state: AssistantState
+    effects: tuple[Effect, ...] = ()

@@ -1,0 +1,144 @@
+"""The assistant's state in one conversation: what drives the next turn, kept by the server.
+
+It lives in ``Conversation.assistant_state`` (never in ``metadata``, which is the client's) and
+only the chat turn writes it, in the same transaction as the reply it goes with. The JSON form
+carries a version, so a future change of shape can migrate a state saved mid-conversation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+STATE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Option:
+    """One numbered option the assistant offered; replying with its number picks it."""
+
+    n: int
+    action_type: str
+    label: str
+    agent: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"n": self.n, "action_type": self.action_type, "label": self.label}
+        if self.agent:
+            data["agent"] = self.agent
+        return data
+
+
+@dataclass(frozen=True)
+class Wizard:
+    """An open create-agent wizard: what is gathered, and the questions asked last."""
+
+    kind: str = "create_agent"
+    gathered: Mapping[str, str] = field(default_factory=dict)
+    asking: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "gathered": dict(self.gathered), "asking": list(self.asking)}
+
+
+@dataclass(frozen=True)
+class PendingRequest:
+    """The request a clarifying question is about, answered once an option is picked."""
+
+    message: str
+    entities: Mapping[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class AssistantState:
+    wizard: Wizard | None = None
+    pending: PendingRequest | None = None
+    options: tuple[Option, ...] = ()  # offered by the last reply only
+    listed_agents: tuple[str, ...] = ()  # the last numbered list of agents shown
+    last_agent: str | None = None  # what "it" means
+    last_agent_run: str | None = None  # what "the same as last time" runs
+
+    def replace(self, **changes: Any) -> AssistantState:
+        return dataclasses.replace(self, **changes)
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"v": STATE_VERSION}
+        if self.wizard is not None:
+            data["wizard"] = self.wizard.to_json()
+        if self.pending is not None:
+            data["pending"] = {
+                "message": self.pending.message,
+                "entities": dict(self.pending.entities),
+            }
+        if self.options:
+            data["options"] = [option.to_json() for option in self.options]
+        if self.listed_agents:
+            data["listed_agents"] = list(self.listed_agents)
+        if self.last_agent:
+            data["last_agent"] = self.last_agent
+        if self.last_agent_run:
+            data["last_agent_run"] = self.last_agent_run
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> AssistantState:
+        """The state a stored document describes; anything unreadable in it is dropped.
+
+        Version 0 is the layout before versions (the same keys, in the conversation's metadata).
+        """
+        if not isinstance(data, Mapping):
+            return cls()
+        version = data.get("v", 0)
+        if not isinstance(version, int) or version > STATE_VERSION:
+            return cls()
+        return cls(
+            wizard=_wizard(data.get("wizard")),
+            pending=_pending(data.get("pending")),
+            options=tuple(o for o in map(_option, _list(data.get("options"))) if o),
+            listed_agents=tuple(str(n) for n in _list(data.get("listed_agents")) if _text(n)),
+            last_agent=_text(data.get("last_agent")),
+            last_agent_run=_text(data.get("last_agent_run")),
+        )
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _strings(value: Any) -> dict[str, str]:
+    if not isinstance(value, Mapping):
+        return {}
+    return {str(k): v for k, v in value.items() if isinstance(v, str)}
+
+
+def _wizard(value: Any) -> Wizard | None:
+    if not isinstance(value, Mapping):
+        return None
+    return Wizard(
+        kind=_text(value.get("kind")) or "create_agent",
+        gathered=_strings(value.get("gathered")),
+        asking=tuple(str(a) for a in _list(value.get("asking")) if _text(a)),
+    )
+
+
+def _pending(value: Any) -> PendingRequest | None:
+    if not isinstance(value, Mapping) or not isinstance(value.get("message"), str):
+        return None
+    return PendingRequest(message=value["message"], entities=_strings(value.get("entities")))
+
+
+def _option(value: Any) -> Option | None:
+    if not isinstance(value, Mapping):
+        return None
+    n, action, label = value.get("n"), value.get("action_type"), value.get("label")
+    if not isinstance(n, int) or isinstance(n, bool) or not _text(action):
+        return None
+    return Option(
+        n=n, action_type=str(action), label=str(label or ""), agent=_text(value.get("agent"))
+    )

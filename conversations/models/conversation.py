@@ -1,0 +1,133 @@
+"""Conversations and their messages."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import cast
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from ulid import ULID
+
+from conversations.models.fields import EncryptedTextField
+from conversations.models.tenancy import Tenant
+from conversations.tenancy.managers import TenantManager, TenantQuerySet
+
+
+def new_id() -> str:
+    """An opaque, time-sortable id (a ULID: 48 bits of milliseconds, then randomness)."""
+    return str(ULID())
+
+
+class ConversationQuerySet(TenantQuerySet["Conversation"]):
+    """The turn lease: one chat turn of a conversation at a time, across server processes.
+
+    Taken, renewed and released with single-row compare-and-set UPDATEs, never held in a
+    transaction while a model is called. It is short and the turn holding it renews it while
+    it runs, so a process killed mid-turn frees the conversation within one lease.
+    """
+
+    def lease_acquire(self, *, owner: str, now: datetime, until: datetime) -> bool:
+        """Take the lease if it is free, expired or already ``owner``'s."""
+        free = Q(turn_lease_until__isnull=True) | Q(turn_lease_until__lt=now) | Q(turn_owner=owner)
+        return self.filter(free).update(turn_owner=owner, turn_lease_until=until) == 1
+
+    def lease_renew(self, *, owner: str, until: datetime) -> bool:
+        """Extend ``owner``'s lease; False when it is no longer theirs."""
+        return self.filter(turn_owner=owner).update(turn_lease_until=until) == 1
+
+    def lease_release(self, *, owner: str) -> None:
+        self.filter(turn_owner=owner).update(turn_owner="", turn_lease_until=None)
+
+
+class ConversationManager(TenantManager["Conversation"]):
+    queryset_class = ConversationQuerySet
+
+    def for_tenant(self, tenant: Tenant | int) -> ConversationQuerySet:
+        return cast(ConversationQuerySet, super().for_tenant(tenant))
+
+
+class Conversation(models.Model):
+    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
+    # The composite indexes below lead with the tenant and serve its lookups.
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
+    )
+    title = models.CharField(max_length=200, blank=True, default="")
+    # The client's own data (PATCH conversations/{id}/ replaces it); nothing here drives a reply.
+    metadata = models.JSONField(default=dict, blank=True)
+    # The assistant's state (conversations.assistant.state): the open wizard, the options last
+    # offered. The server's alone: written only by the chat turn, with the reply it goes with.
+    assistant_state = models.JSONField(default=dict, blank=True, editable=False)
+    # Denormalized: the last sequence number handed out, so it is also the number of messages
+    # (messages are never deleted one by one). It is the row every append locks.
+    message_count = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+    updated_at = models.DateTimeField(default=timezone.now)
+    # The turn lease (ConversationQuerySet): who is answering this conversation, until when.
+    turn_owner = models.CharField(max_length=32, blank=True, default="", editable=False)
+    turn_lease_until = models.DateTimeField(null=True, blank=True, editable=False)
+
+    objects = ConversationManager()
+
+    class Meta:
+        indexes = (
+            # conversation_list: keyset pagination over one user's conversations, newest first.
+            models.Index(
+                fields=("tenant", "user", "-updated_at", "-id"), name="conversation_list_idx"
+            ),
+            # Admin changelist and date hierarchy per tenant.
+            models.Index(fields=("tenant", "-created_at"), name="conversation_tenant_created"),
+        )
+
+    def __str__(self) -> str:
+        return self.title or self.id
+
+
+class Message(models.Model):
+    class Role(models.TextChoices):
+        USER = "user", "User"
+        ASSISTANT = "assistant", "Assistant"
+        SYSTEM = "system", "System"
+
+    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
+    # Both foreign keys lead the composite indexes below, which serve their lookups; separate
+    # single-column indexes would only slow every append down.
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
+    conversation = models.ForeignKey(
+        Conversation, on_delete=models.CASCADE, related_name="messages", db_index=False
+    )
+    # Gapless per conversation, handed out under the conversation row's lock: the total order.
+    seq = models.PositiveIntegerField()
+    role = models.CharField(max_length=16, choices=Role.choices)
+    content = EncryptedTextField()
+    token_count = models.PositiveIntegerField(default=0)
+    metadata = models.JSONField(default=dict, blank=True)
+    # Idempotency key from the client (or the retrying writer): one message per key.
+    client_message_id = models.CharField(max_length=64, null=True, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    objects = TenantManager["Message"]()
+
+    class Meta:
+        constraints = (
+            # Also the index behind message_page and message_recent (conversation, seq range).
+            models.UniqueConstraint(
+                fields=("conversation", "seq"), name="message_conversation_seq"
+            ),
+            models.UniqueConstraint(
+                fields=("conversation", "client_message_id"),
+                condition=models.Q(client_message_id__isnull=False),
+                name="message_client_id_once",
+            ),
+        )
+        indexes = (
+            # Admin changelist per tenant, newest first.
+            models.Index(fields=("tenant", "-created_at"), name="message_tenant_created"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.conversation_id}#{self.seq} {self.role}"

@@ -1,0 +1,370 @@
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conversations.agents import services as agent_services
+from conversations.models import Agent, Tenant
+from tests.conftest import World
+
+pytestmark = pytest.mark.django_db
+
+BASE = "/api/v1/agents/"
+
+
+def make_agent(tenant: Tenant, name: str, created_by: Any = None, **config: str) -> Agent:
+    return agent_services.agent_create(
+        tenant=tenant, name=name, config=config, created_by=created_by
+    )
+
+
+def stored_names(tenant: Tenant) -> list[str]:
+    return list(Agent.objects.for_tenant(tenant).order_by("name").values_list("name", flat=True))
+
+
+# --- Create ----------------------------------------------------------------------------------
+
+
+def test_it_creates_an_agent_with_a_slug_name_and_its_config(world: World) -> None:
+    response = world.client(world.owner).post(
+        BASE,
+        {
+            "name": "Jira Monitor",
+            "description": "Watches the board",
+            "config": {"source": "jira", "schedule": "hourly"},
+        },
+        format="json",
+    )
+
+    assert response.status_code == 201
+    body = response.json()
+    assert set(body) == {"id", "name", "description", "config", "created_at", "updated_at"}
+    assert body["name"] == "jira-monitor"
+    assert body["description"] == "Watches the board"
+    assert body["config"] == {"source": "jira", "schedule": "hourly"}
+    stored = Agent.objects.for_tenant(world.tenant_a).get(id=body["id"])
+    assert stored.name == "jira-monitor"
+    assert stored.config == {"source": "jira", "schedule": "hourly"}
+    assert stored.created_by == world.owner
+
+
+def test_it_refuses_an_unknown_config_key_and_stores_nothing(world: World) -> None:
+    response = world.client(world.owner).post(
+        BASE, {"name": "reporter", "config": {"source": "notion", "colour": "red"}}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["config"] == {"colour": ["Unknown field."]}
+    assert stored_names(world.tenant_a) == []
+
+
+@pytest.mark.parametrize("value", [["notion"], {"nested": "x"}, True, None])
+def test_it_refuses_a_config_value_that_is_not_a_string(world: World, value: Any) -> None:
+    response = world.client(world.owner).post(
+        BASE, {"name": "reporter", "config": {"source": value}}, format="json"
+    )
+    assert response.status_code == 400
+    assert "config" in response.json()
+    assert stored_names(world.tenant_a) == []
+
+
+def test_a_duplicate_name_in_the_same_tenant_is_a_409_on_name(world: World) -> None:
+    make_agent(world.tenant_a, "notion-reporter", source="notion")
+    # Different spelling, same slug: the names collide after normalization.
+    response = world.client(world.owner).post(BASE, {"name": "Notion Reporter"}, format="json")
+    assert response.status_code == 409
+    assert response.json() == {"name": ["An agent named 'notion-reporter' already exists."]}
+    assert stored_names(world.tenant_a) == ["notion-reporter"]
+    assert Agent.objects.for_tenant(world.tenant_a).get().config == {"source": "notion"}
+
+
+def test_the_same_name_in_another_tenant_is_fine(world: World) -> None:
+    make_agent(world.tenant_b, "notion-reporter")
+    response = world.client(world.owner).post(BASE, {"name": "notion-reporter"}, format="json")
+    assert response.status_code == 201
+    assert stored_names(world.tenant_a) == ["notion-reporter"]
+    assert stored_names(world.tenant_b) == ["notion-reporter"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({}, "name"),
+        ({"description": "no name"}, "name"),
+        ({"name": "!!!"}, "name"),
+        ({"name": ""}, "name"),
+        ({"name": "ok", "config": "source=notion"}, "config"),
+        ({"name": "ok", "config": ["source", "notion"]}, "config"),
+    ],
+)
+def test_bad_agent_bodies_are_a_400_and_store_nothing(
+    world: World, body: dict[str, Any], field: str
+) -> None:
+    response = world.client(world.owner).post(BASE, body, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+    assert stored_names(world.tenant_a) == []
+
+
+def test_a_body_that_is_not_json_is_a_400_and_stores_nothing(world: World) -> None:
+    response = world.client(world.owner).generic(
+        "POST", BASE, "{not json", content_type="application/json"
+    )
+    assert response.status_code == 400
+    assert "detail" in response.json()
+    assert stored_names(world.tenant_a) == []
+
+
+# --- List ------------------------------------------------------------------------------------
+
+
+def test_it_lists_only_the_callers_tenants_agents_ordered_by_name(world: World) -> None:
+    for name in ("zendesk-triage", "alpha-digest", "notion-reporter"):
+        make_agent(world.tenant_a, name)
+    make_agent(world.tenant_b, "globex-secret")
+
+    response = world.client(world.owner).get(BASE)
+
+    assert response.status_code == 200
+    body = response.json()
+    assert [a["name"] for a in body["results"]] == [
+        "alpha-digest",
+        "notion-reporter",
+        "zendesk-triage",
+    ]
+    assert body["next"] is None and body["previous"] is None
+
+
+def test_it_pages_agents_with_cursor_links_both_ways(world: World) -> None:
+    names = [f"agent-{i:02d}" for i in range(7)]
+    for name in reversed(names):
+        make_agent(world.tenant_a, name)
+    client = world.client(world.owner)
+
+    page1 = client.get(BASE, {"limit": 3}).json()
+    page2 = client.get(page1["next"]).json()
+    page3 = client.get(page2["next"]).json()
+    back = client.get(page3["previous"]).json()
+
+    assert [a["name"] for a in page1["results"]] == names[:3]
+    assert [a["name"] for a in page2["results"]] == names[3:6]
+    assert [a["name"] for a in page3["results"]] == names[6:]
+    assert page1["previous"] is None
+    assert page3["next"] is None
+    assert [a["name"] for a in back["results"]] == names[3:6]
+
+
+def test_a_limit_of_100_is_the_most_a_page_holds(world: World) -> None:
+    Agent.objects.bulk_create(
+        [Agent(tenant=world.tenant_a, name=f"agent-{i:03d}") for i in range(105)]
+    )
+    client = world.client(world.owner)
+    body = client.get(BASE, {"limit": 100}).json()
+    assert len(body["results"]) == 100
+    assert body["next"] is not None
+    refused = client.get(BASE, {"limit": 101})
+    assert refused.status_code == 400
+    assert "limit" in refused.json()
+
+
+@pytest.mark.parametrize("agents", [3, 40])
+def test_the_agent_list_costs_a_fixed_number_of_queries(
+    world: World, django_assert_num_queries: Any, agents: int
+) -> None:
+    Agent.objects.bulk_create(
+        [Agent(tenant=world.tenant_a, name=f"agent-{i:03d}") for i in range(agents)]
+    )
+    client = world.client(world.owner)
+    client.get(BASE)  # warm the token and membership lookups' code paths
+    # token + user, membership + tenant, the page
+    with django_assert_num_queries(3):
+        response = client.get(BASE, {"limit": 20})
+    assert len(response.json()["results"]) == min(agents, 20)
+
+
+def test_the_member_of_the_same_tenant_sees_the_tenants_agents(world: World) -> None:
+    created = world.client(world.owner).post(
+        BASE, {"name": "Notion Reporter", "config": {"source": "notion"}}, format="json"
+    )
+    agent_id = created.json()["id"]
+    client = world.client(world.member)
+
+    listed = client.get(BASE)
+    detail = client.get(f"{BASE}{agent_id}/")
+
+    assert [a["id"] for a in listed.json()["results"]] == [agent_id]
+    assert detail.status_code == 200
+    assert detail.json()["name"] == "notion-reporter"
+    assert detail.json()["config"] == {"source": "notion"}
+
+
+# --- Detail ----------------------------------------------------------------------------------
+
+
+def test_it_shows_one_agent(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", source="notion")
+    response = world.client(world.owner).get(f"{BASE}{agent.id}/")
+    assert response.status_code == 200
+    assert response.json()["id"] == agent.id
+    assert response.json()["name"] == "notion-reporter"
+    assert response.json()["config"] == {"source": "notion"}
+
+
+def test_it_renames_an_agent_to_a_slug(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", source="notion")
+    response = world.client(world.owner).patch(
+        f"{BASE}{agent.id}/", {"name": "Weekly Notion Digest"}, format="json"
+    )
+    assert response.status_code == 200
+    assert response.json()["name"] == "weekly-notion-digest"
+    agent.refresh_from_db()
+    assert agent.name == "weekly-notion-digest"
+    assert agent.config == {"source": "notion"}
+
+
+def test_patching_config_merges_it_into_the_stored_config(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", source="notion", schedule="daily")
+    response = world.client(world.owner).patch(
+        f"{BASE}{agent.id}/",
+        {"config": {"schedule": "weekly", "destination": "#sales"}},
+        format="json",
+    )
+    assert response.status_code == 200
+    expected = {"source": "notion", "schedule": "weekly", "destination": "#sales"}
+    assert response.json()["config"] == expected
+    agent.refresh_from_db()
+    assert agent.config == expected
+    assert agent.name == "notion-reporter"
+
+
+def test_renaming_onto_an_existing_name_is_a_409_and_changes_nothing(world: World) -> None:
+    make_agent(world.tenant_a, "jira-monitor")
+    agent = make_agent(world.tenant_a, "notion-reporter")
+    response = world.client(world.owner).patch(
+        f"{BASE}{agent.id}/", {"name": "Jira Monitor"}, format="json"
+    )
+    assert response.status_code == 409
+    assert "name" in response.json()
+    assert stored_names(world.tenant_a) == ["jira-monitor", "notion-reporter"]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"name": "!!!"}, "name"),
+        ({"config": "weekly"}, "config"),
+        ({"config": {"colour": "red"}}, "config"),
+        ({"config": {"schedule": ["weekly"]}}, "config"),
+    ],
+)
+def test_a_bad_patch_is_a_400_and_changes_nothing(
+    world: World, body: dict[str, Any], field: str
+) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", schedule="daily")
+    response = world.client(world.owner).patch(f"{BASE}{agent.id}/", body, format="json")
+    assert response.status_code == 400
+    assert field in response.json()
+    agent.refresh_from_db()
+    assert agent.name == "notion-reporter"
+    assert agent.config == {"schedule": "daily"}
+
+
+def test_its_creator_deletes_an_agent(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", created_by=world.owner)
+    keep = make_agent(world.tenant_a, "jira-monitor", created_by=world.owner)
+    client = world.client(world.owner)
+
+    response = client.delete(f"{BASE}{agent.id}/")
+
+    assert response.status_code == 204
+    assert client.get(f"{BASE}{agent.id}/").status_code == 404
+    assert stored_names(world.tenant_a) == [keep.name]
+
+
+def test_another_member_may_not_delete_an_agent_but_a_tenant_admin_may(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", created_by=world.owner)
+
+    refused = world.client(world.member).delete(f"{BASE}{agent.id}/")
+    assert refused.status_code == 403
+    assert stored_names(world.tenant_a) == ["notion-reporter"]
+
+    assert world.client(world.admin_a).delete(f"{BASE}{agent.id}/").status_code == 204
+    assert stored_names(world.tenant_a) == []
+
+
+def test_an_unknown_agent_id_is_a_404(world: World) -> None:
+    response = world.client(world.owner).get(f"{BASE}01ARZ3NDEKTSV4RRFFQ69G5FAV/")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+
+
+# --- Isolation -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("method", ["get", "patch", "delete"])
+@pytest.mark.parametrize("intruder", ["owner", "member", "admin_a"])
+def test_another_tenants_agent_is_a_404(world: World, method: str, intruder: str) -> None:
+    agent = make_agent(world.tenant_b, "globex-secret", source="vault")
+    client = world.client(getattr(world, intruder))
+    url = f"{BASE}{agent.id}/"
+    response = (
+        client.patch(url, {"name": "hijacked", "config": {"source": "x"}}, format="json")
+        if method == "patch"
+        else getattr(client, method)(url)
+    )
+    assert response.status_code == 404
+    assert response.json() == {"detail": "Not found."}
+    agent.refresh_from_db()
+    assert agent.name == "globex-secret"
+    assert agent.config == {"source": "vault"}
+
+
+@pytest.mark.parametrize("method", ["get", "patch", "delete"])
+def test_tenant_a_agents_are_a_404_for_the_outsider(world: World, method: str) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter")
+    client = world.client(world.outsider)
+    url = f"{BASE}{agent.id}/"
+    response = (
+        client.patch(url, {"name": "hijacked"}, format="json")
+        if method == "patch"
+        else getattr(client, method)(url)
+    )
+    assert response.status_code == 404
+    assert stored_names(world.tenant_a) == ["notion-reporter"]
+
+
+def test_another_tenants_agents_are_never_listed(world: World) -> None:
+    for i in range(3):
+        make_agent(world.tenant_b, f"globex-{i}")
+    for user in (world.owner, world.member, world.admin_a):
+        body = world.client(user).get(BASE, {"limit": 100}).json()
+        assert body["results"] == []
+    outsider = world.client(world.outsider).get(BASE).json()
+    assert [a["name"] for a in outsider["results"]] == ["globex-0", "globex-1", "globex-2"]
+
+
+@pytest.mark.parametrize(
+    ("method", "template"),
+    [
+        ("get", "{base}"),
+        ("post", "{base}"),
+        ("get", "{base}{id}/"),
+        ("patch", "{base}{id}/"),
+        ("delete", "{base}{id}/"),
+    ],
+)
+def test_anonymous_callers_get_a_401(world: World, method: str, template: str) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter")
+    url = template.format(base=BASE, id=agent.id)
+    response = getattr(world.client(None), method)(url, {"name": "anon"}, format="json")
+    assert response.status_code == 401
+    assert response["WWW-Authenticate"] == "Token"
+    assert stored_names(world.tenant_a) == ["notion-reporter"]
+
+
+def test_the_openapi_document_describes_the_agents_api(world: World) -> None:
+    response = world.client(None).get("/api/schema/", HTTP_ACCEPT="application/json")
+    assert response.status_code == 200
+    paths = response.json()["paths"]
+    assert {"get", "post"} <= set(paths["/api/v1/agents/"])
+    assert {"get", "patch", "delete"} <= set(paths["/api/v1/agents/{agent_id}/"])

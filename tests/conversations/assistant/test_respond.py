@@ -1,0 +1,206 @@
+"""The master agent as a pure function: (state, classified turn) -> (reply, new state, effects).
+
+No chat turn, no HTTP: a state and a classified message go in; what comes out is checked, and
+so is that the database was only read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from conversations.assistant.effects import CreateAgent, RunAgent, UpdateAgent
+from conversations.assistant.outcome import Outcome, Turn
+from conversations.assistant.respond import assistant_respond
+from conversations.assistant.state import AssistantState, Option, PendingRequest, Wizard
+from conversations.models import Agent, AgentRun, Membership
+from intents.types import ActionType, IntentResult, Method
+from tests.conftest import World
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def agents(world: World) -> list[Agent]:
+    return [
+        Agent.objects.create(tenant=world.tenant_a, name=name, description=description)
+        for name, description in (
+            ("financial-analyzer", "Monthly financial analysis"),
+            ("jira-overdue-monitor", "Daily overdue ticket alerts"),
+            ("notion-reporter", "Weekly Notion project summaries"),
+        )
+    ]
+
+
+@pytest.fixture
+def reads_only() -> Iterator[CaptureQueriesContext]:
+    with CaptureQueriesContext(connection) as queries:
+        yield queries
+    writes = [q["sql"] for q in queries if not q["sql"].lstrip().upper().startswith("SELECT")]
+    assert writes == [], "the master agent wrote to the database"
+
+
+def respond(
+    world: World,
+    state: AssistantState,
+    message: str,
+    action: ActionType,
+    *,
+    confidence: float = 0.9,
+    entities: dict[str, str] | None = None,
+    role: str = Membership.Role.MEMBER,
+    **intent: Any,
+) -> Outcome:
+    turn = Turn(
+        tenant=world.tenant_a,
+        user=world.owner,
+        role=role,
+        conversation_id="01CONVERSATION",
+        message=message,
+        message_id="01MESSAGE",
+        intent=IntentResult(
+            action_type=action,
+            confidence=confidence,
+            entities=entities or {},
+            method=Method.OFFLINE,
+            **intent,
+        ),
+    )
+    return assistant_respond(state, turn)
+
+
+def test_a_complete_request_decides_an_agent_and_creates_nothing_itself(
+    world: World, reads_only: Any
+) -> None:
+    outcome = respond(
+        world,
+        AssistantState(),
+        "Create an agent that watches Jira for overdue tickets and posts to #ops every morning",
+        ActionType.CREATE_AGENT,
+        entities={"source": "jira", "task": "overdue tickets", "destination": "slack:#ops"},
+    )
+    (effect,) = outcome.effects
+    assert isinstance(effect, CreateAgent)
+    assert effect.config["source"] == "jira" and effect.config["destination"] == "slack:#ops"
+    assert effect.config["schedule"].startswith("daily")
+    assert outcome.reply.content.startswith("Done! I've created your agent:")
+    assert f"- Name: {effect.name}" in outcome.reply.content
+    assert outcome.state.wizard is None and outcome.state.last_agent == effect.name
+    assert not Agent.objects.for_tenant(world.tenant_a).exists()
+
+
+def test_a_partial_request_opens_the_wizard_in_the_state(world: World, reads_only: Any) -> None:
+    outcome = respond(
+        world,
+        AssistantState(),
+        "Set up a Jira agent",
+        ActionType.CREATE_AGENT,
+        entities={"source": "jira"},
+    )
+    assert outcome.effects == ()
+    wizard = outcome.state.wizard
+    assert wizard is not None and wizard.gathered["source"] == "jira"
+    assert wizard.asking == ("trigger", "action", "schedule")
+    assert "How often should it run" in outcome.reply.content
+    assert "wizard" not in outcome.reply.meta  # the state is not copied into the reply
+
+
+def test_an_answer_continues_the_wizard_and_cancel_closes_it(world: World, reads_only: Any) -> None:
+    open_wizard = AssistantState(
+        wizard=Wizard(gathered={"source": "jira", "trigger": "overdue tickets"},
+                      asking=("action", "schedule")),
+    )  # fmt: skip
+    answered = respond(world, open_wizard, "every morning at 9", ActionType.CREATE_AGENT)
+    assert answered.state.wizard is not None
+    assert answered.state.wizard.gathered["schedule"] == "daily 09:00"
+
+    cancelled = respond(world, answered.state, "cancel", ActionType.UNKNOWN)
+    assert cancelled.state.wizard is None
+    assert "cancelled" in cancelled.reply.content and cancelled.effects == ()
+
+
+def test_where_were_we_recaps_the_open_wizard_from_the_state(world: World, reads_only: Any) -> None:
+    state = AssistantState(
+        wizard=Wizard(gathered={"source": "google_sheets"}, asking=("trigger",)),
+    )
+    outcome = respond(world, state, "where were we?", ActionType.QUERY_INFO)
+    assert "- Source: Google Sheets" in outcome.reply.content
+    assert outcome.reply.content.endswith("What should it watch for or work on?")
+    assert outcome.state.wizard == state.wizard
+
+
+def test_a_listed_agent_is_run_by_its_position(
+    world: World, agents: list[Agent], reads_only: Any
+) -> None:
+    listed = respond(world, AssistantState(), "list my agents", ActionType.QUERY_INFO)
+    assert listed.state.listed_agents == (
+        "financial-analyzer",
+        "jira-overdue-monitor",
+        "notion-reporter",
+    )
+    ran = respond(world, listed.state, "run the second one", ActionType.EXECUTE_TASK)
+    (effect,) = ran.effects
+    assert isinstance(effect, RunAgent) and effect.agent_id == agents[1].id
+    assert effect.run_id in ran.reply.content
+    assert ran.state.last_agent_run == "jira-overdue-monitor"
+    assert not AgentRun.objects.for_tenant(world.tenant_a).exists()
+
+
+def test_numbered_options_are_remembered_and_a_number_picks_one(
+    world: World, agents: list[Agent], reads_only: Any
+) -> None:
+    unclear = respond(
+        world,
+        AssistantState(),
+        "maybe the financial analyzer thing",
+        ActionType.EXECUTE_TASK,
+        confidence=0.55,
+        alternative_action=ActionType.CREATE_AGENT,
+        clarifying_question="Do you want me to run an agent, or create one?",
+    )
+    assert [o.n for o in unclear.state.options] == [1, 2, 3]
+    assert unclear.state.pending == PendingRequest("maybe the financial analyzer thing", {})
+    assert "1. Run financial-analyzer now" in unclear.reply.content
+
+    picked = respond(world, unclear.state, "1", ActionType.UNKNOWN, confidence=0.3)
+    assert picked.reply.decision.startswith("picked_option_1:")
+    assert isinstance(picked.effects[0], RunAgent)
+    assert picked.state.pending is None and picked.state.options == ()
+
+
+def test_it_means_the_last_agent_and_a_change_is_an_effect(
+    world: World, agents: list[Agent], reads_only: Any
+) -> None:
+    state = AssistantState(last_agent="notion-reporter")
+    outcome = respond(world, state, "make it daily at 8am instead", ActionType.UPDATE_AGENT)
+    (effect,) = outcome.effects
+    assert isinstance(effect, UpdateAgent) and effect.agent_id == agents[2].id
+    assert effect.config == {"schedule": "daily 08:00"}
+    assert outcome.reply.content == "Updated notion-reporter:\n- Schedule: not set → daily 08:00"
+    assert Agent.objects.for_tenant(world.tenant_a).get(name="notion-reporter").config == {}
+
+
+def test_the_role_not_the_intent_decides_what_platform_help_says(
+    world: World, reads_only: Any
+) -> None:
+    member = respond(world, AssistantState(), "make bob an admin", ActionType.MANAGE_PLATFORM)
+    admin = respond(
+        world,
+        AssistantState(),
+        "make bob an admin",
+        ActionType.MANAGE_PLATFORM,
+        role=Membership.Role.ADMIN,
+    )
+    assert "Your role is member" in member.reply.content
+    assert "As a tenant admin" in admin.reply.content
+    assert member.effects == admin.effects == ()
+
+
+def test_options_last_only_one_turn(world: World, agents: list[Agent], reads_only: Any) -> None:
+    state = AssistantState(options=(Option(1, "query_info", "Show all your agents"),))
+    outcome = respond(world, state, "what can you do?", ActionType.QUERY_INFO)
+    assert outcome.state.options == ()
