@@ -1,0 +1,264 @@
+"""``/ws/chat/``: the chat turn over a WebSocket, the same turn service as ``POST chat/``.
+
+On connect: ``ready`` with the history and the assistant's state in short form. Per message:
+``ack``, ``thinking``, ``intent``, ``chunk``…, ``done``, sent to every socket on the
+conversation (other tabs, devices, server processes, through the channel layer). A bad frame
+gets an ``error`` frame and changes nothing; the socket stays open. Turns run in a task of
+their own, so ``stop``, another message or a disconnect are handled while one streams; only
+``stop`` cuts a turn short.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import re
+import time
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+from django.core.exceptions import ObjectDoesNotExist
+
+from conversations.api.door import client_json_problem
+from conversations.assistant.respond import state_summary
+from conversations.assistant.state import AssistantState
+from conversations.chat.auth import AUTH_SESSION, origin_allowed
+from conversations.chat.frames import ChatError, message_dict, socket_frame
+from conversations.chat.runner import TurnRunner
+from conversations.chat.serializers import ChatRequestSerializer
+from conversations.chat.turn import ChatTurn
+from conversations.models import Conversation
+from conversations.store import selectors
+from conversations.store.broadcast import conversation_group, user_group
+from conversations.tenancy.permissions import membership_of
+
+logger = logging.getLogger("omniforge.chat")
+
+MAX_FRAME_BYTES = 64 * 1024
+HISTORY_ON_CONNECT = 50
+QUEUED_MESSAGES = 10  # sent while a turn runs; more is "busy"
+_ID = re.compile(r"[0-9A-Za-z]{1,26}")
+# Close codes of the contract.
+NOT_AUTHENTICATED, NOT_ALLOWED, NOT_FOUND, TOO_FAST, TOO_LARGE = 4401, 4403, 4404, 4429, 1009
+
+
+class _RateLimit:
+    """A token bucket per socket; a client that keeps sending into an empty one is closed."""
+
+    def __init__(self) -> None:
+        self.capacity = float(settings.OMNIFORGE_WS_BURST)
+        self.rate = float(settings.OMNIFORGE_WS_RATE_PER_S)
+        self.tokens = self.capacity
+        self.at = time.monotonic()
+        self.strikes = 0
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            self.strikes = 0
+            return True
+        self.strikes += 1
+        return False
+
+
+def _ready(conversation: Conversation | None) -> dict[str, Any]:
+    if conversation is None:
+        return {"type": "ready", "conversation_id": None, "history": [], "state": None}
+    page = selectors.message_page(conversation=conversation, limit=HISTORY_ON_CONNECT)
+    return {
+        "type": "ready",
+        "conversation_id": conversation.id,
+        "history": [message_dict(m, conversation.id) for m in page.items],
+        "state": state_summary(AssistantState.from_json(conversation.assistant_state)),
+    }
+
+
+class ChatConsumer(AsyncJsonWebsocketConsumer):
+    conversation_id: str | None = None
+    _closed = False
+
+    async def connect(self) -> None:
+        method = self.scope.get("auth_method")
+        if method == AUTH_SESSION and not origin_allowed(self.scope.get("origin")):
+            # A cookie-authenticated handshake from another site: refused before it opens.
+            logger.warning(
+                "chat: refused a session WebSocket from origin %r", self.scope.get("origin")
+            )
+            await self.close()
+            return
+        await self.accept()
+        if method is None:
+            await self.close(code=NOT_AUTHENTICATED)
+            return
+        self.user = self.scope["user"]
+        membership = await database_sync_to_async(membership_of)(self.user)
+        if membership is None:
+            await self.close(code=NOT_ALLOWED)
+            return
+        self.tenant, self.role = membership.tenant, membership.role
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        requested = (query.get("conversation_id") or [""])[0]
+        conversation = None
+        if requested:
+            conversation = await self._conversation(requested)
+            if conversation is None:
+                await self.close(code=NOT_FOUND)
+                return
+            self.conversation_id = conversation.id
+            await self.channel_layer.group_add(
+                conversation_group(conversation.id), self.channel_name
+            )
+        await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+        self._limit = _RateLimit()
+        self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUED_MESSAGES)
+        self._runner: TurnRunner | None = None
+        self._worker = asyncio.create_task(self._work())
+        await self.send_json(await database_sync_to_async(_ready)(conversation))
+
+    async def _conversation(self, conversation_id: str) -> Conversation | None:
+        if not _ID.fullmatch(conversation_id):
+            return None
+        try:
+            return await selectors.aconversation_get(
+                tenant=self.tenant, user=self.user, conversation_id=conversation_id
+            )
+        except ObjectDoesNotExist:
+            return None
+
+    async def disconnect(self, code: int) -> None:
+        self._closed = True
+        worker = getattr(self, "_worker", None)
+        if worker is not None:
+            # A turn already started goes on in its runner and is stored; only messages that
+            # were never acknowledged are dropped (their sender re-sends them).
+            worker.cancel()
+        if getattr(self, "user", None) is not None and self.user.is_authenticated:
+            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
+        if self.conversation_id:
+            await self.channel_layer.group_discard(
+                conversation_group(self.conversation_id), self.channel_name
+            )
+
+    # --- frames from the client ---
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        raw = text_data if text_data is not None else (bytes_data or b"").decode("utf-8", "replace")
+        if len(raw.encode("utf-8", "surrogatepass")) > MAX_FRAME_BYTES:
+            await self.close(code=TOO_LARGE)
+            return
+        if not self._limit.allow():
+            if self._limit.strikes > settings.OMNIFORGE_WS_STRIKES:
+                await self.close(code=TOO_FAST)
+            else:
+                await self._error("rate_limited", "You are sending messages too fast.")
+            return
+        try:
+            frame = json.loads(raw)
+        except (ValueError, RecursionError):
+            await self._error("invalid_json", "The frame is not JSON.")
+            return
+        if not isinstance(frame, dict) or not isinstance(frame.get("type"), str):
+            await self._error("invalid_frame", 'A frame is a JSON object with a "type".')
+            return
+        if frame["type"] == "message":
+            await self._message(frame)
+        elif frame["type"] == "stop":
+            await self._stop()
+        else:
+            await self._error("unknown_type", f"Unknown frame type {frame['type'][:40]!r}.")
+
+    async def _message(self, frame: dict[str, Any]) -> None:
+        client_message_id = frame.get("client_message_id")
+        problem = client_json_problem(frame)
+        if problem is not None:
+            await self._error("invalid_message", problem[1], client_message_id)
+            return
+        body = ChatRequestSerializer(
+            data={"message": frame.get("content"), "client_message_id": client_message_id}
+        )
+        if not body.is_valid():
+            field, errors = next(iter(body.errors.items()))
+            name = "content" if field == "message" else field
+            await self._error("invalid_message", f"{name}: {errors[0]}", client_message_id)
+            return
+        try:
+            self._queue.put_nowait(dict(body.validated_data))
+        except asyncio.QueueFull:
+            await self._error(
+                "busy", "Too many messages are waiting; send it again shortly.", client_message_id
+            )
+
+    async def _stop(self) -> None:
+        if self._runner is not None and not self._runner.done:
+            self._runner.stop()
+        elif self.conversation_id:
+            # The turn in progress may be another tab's, or another process's.
+            await self.channel_layer.group_send(
+                conversation_group(self.conversation_id), {"type": "turn.stop"}
+            )
+
+    # --- turns, one at a time per socket ---
+
+    async def _work(self) -> None:
+        while True:
+            data = await self._queue.get()
+            client_message_id = data.get("client_message_id")
+            turn = ChatTurn(
+                tenant=self.tenant,
+                user=self.user,
+                role=self.role,
+                content=data["message"],
+                conversation_id=self.conversation_id,
+                client_message_id=client_message_id,
+            )
+            try:
+                await turn.open()
+                self._runner = TurnRunner(turn, origin=self.channel_name)
+                async for event in self._runner.events():
+                    if event["type"] == "ack" and self.conversation_id is None:
+                        self.conversation_id = event["conversation_id"]
+                        await self.channel_layer.group_add(
+                            conversation_group(self.conversation_id), self.channel_name
+                        )
+                    await self._send(socket_frame(event))
+            except ChatError as exc:
+                await self._error(exc.code, exc.detail, client_message_id)
+            except Exception:
+                logger.exception("chat: a socket's turn failed")
+                await self._error(
+                    "server_error", "Something went wrong; please try again.", client_message_id
+                )
+            finally:
+                self._runner = None
+
+    # --- frames to the client ---
+
+    async def _send(self, frame: dict[str, Any]) -> None:
+        if not self._closed:
+            await self.send_json(frame)
+
+    async def _error(self, code: str, detail: str, client_message_id: Any = None) -> None:
+        frame: dict[str, Any] = {"type": "error", "code": code, "detail": detail}
+        if isinstance(client_message_id, str):
+            frame["client_message_id"] = client_message_id
+        await self._send(frame)
+
+    # --- the channel layer's messages (handlers named after their types) ---
+
+    async def turn_frame(self, event: dict[str, Any]) -> None:
+        if event.get("origin") != self.channel_name:  # the asking socket has it already
+            await self._send(event["frame"])
+
+    async def conversation_frame(self, event: dict[str, Any]) -> None:
+        await self._send(event["frame"])
+
+    async def turn_stop(self, event: dict[str, Any]) -> None:
+        if self._runner is not None:
+            self._runner.stop()

@@ -1,0 +1,41 @@
+"""The chat page: what a person opens first (``/``, and ``/c/<id>/`` for one conversation)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.core.exceptions import ObjectDoesNotExist
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.views.decorators.http import require_GET
+
+from conversations.store import selectors
+from conversations.tenancy.permissions import membership_of
+
+
+@require_GET
+@login_required
+def chat_page(request: HttpRequest, conversation_id: str | None = None) -> HttpResponse:
+    """A blank chat, or one of the caller's conversations; a conversation exists from its
+    first message, never from a page visit."""
+    membership = membership_of(request.user)
+    if membership is None or not isinstance(request.user, User):
+        raise Http404("Your account does not belong to a tenant.")
+    if conversation_id is not None:
+        try:
+            selectors.conversation_get(
+                tenant=membership.tenant, user=request.user, conversation_id=conversation_id
+            )
+        except ObjectDoesNotExist:
+            raise Http404("No such conversation.") from None
+    return render(
+        request,
+        "chat/index.html",
+        {
+            "conversation_id": conversation_id or "",
+            "tenant": membership.tenant,
+            "ws_path": "/ws/chat/",
+            "message_max_chars": settings.OMNIFORGE_MESSAGE_MAX_CHARS,
+        },
+    )
