@@ -23,13 +23,14 @@ from django.contrib.auth.models import User
 from django.db import connection
 
 from bench.common import median, percentile, print_table
-from conversations import agent_services, services
-from conversations.chat import ChatTurn
-from conversations.context import assemble_context
+from conversations.agents import services as agent_services
+from conversations.chat.turn import ChatTurn
 from conversations.models import Tenant, new_id
-from conversations.services import RecentMessage
-from conversations.tenant_services import tenant_create, user_add
-from conversations.tokens import count_tokens
+from conversations.store import selectors, services
+from conversations.store.context import assemble_context
+from conversations.store.selectors import RecentMessage
+from conversations.store.tokens import count_tokens
+from conversations.tenancy.services import tenant_create, user_add
 
 LENGTHS = (10, 50, 100, 500)
 WORDS_PER_MESSAGE = 60
@@ -201,7 +202,7 @@ def _turn_table() -> None:
         # The ORM runs in sync_to_async's thread inside; nothing here touches it directly.
         asyncio.run(_turns(tenant, user, conversation.id, WARMUP_TURNS))
         samples = asyncio.run(_turns(tenant, user, conversation.id, TURNS))
-        stored = services.conversation_get(
+        stored = selectors.conversation_get(
             tenant=tenant, user=user, conversation_id=conversation.id
         ).message_count
         assert stored == 2 * (WARMUP_TURNS + TURNS), stored

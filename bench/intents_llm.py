@@ -87,8 +87,8 @@ def run() -> None:
 async def _measure(api_base: str) -> tuple[list[float], list[float]]:
     import litellm
 
-    from intents.llm import MAX_TOKENS, TEMPERATURE, classify_llm
-    from intents.prompt import build_messages
+    from intents.llm.client import MAX_TOKENS, TEMPERATURE, classify_llm
+    from intents.llm.prompt import build_messages
     from intents.types import AgentRef
 
     message = "Run the weekly report agent for last month"

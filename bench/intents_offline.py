@@ -55,7 +55,7 @@ def run() -> None:
     if str(repo) not in sys.path:
         sys.path.insert(0, str(repo))
     from bench.common import percentile, print_table
-    from intents.offline import classify_offline
+    from intents.offline.classifier import classify_offline
     from intents.types import AgentRef
 
     agents = (
@@ -67,7 +67,7 @@ def run() -> None:
     cases = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
 
     start = time.perf_counter()
-    from intents.offline_model import engine
+    from intents.offline.model import engine
 
     engine()
     train_ms = (time.perf_counter() - start) * 1000

@@ -19,8 +19,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from bench.common import median, percentile, print_table
-from conversations import services
 from conversations.models import Conversation, Message, Tenant, new_id
+from conversations.store import selectors, services
 
 LENGTHS = (10, 100, 1_000, 10_000)
 TURNS = 150
@@ -64,7 +64,7 @@ def _ours(tenant: Tenant, user: User, length: int) -> list[float]:
         start = time.perf_counter()
         services.message_add(conversation=conversation, role="user", content=USER_TEXT)
         services.message_add(conversation=conversation, role="assistant", content=ASSISTANT_TEXT)
-        recent = services.message_recent(conversation=conversation, limit=20)
+        recent = selectors.message_recent(conversation=conversation, limit=20)
         samples.append(time.perf_counter() - start)
         assert len(recent) == min(20, conversation.message_count)
     return samples
@@ -141,7 +141,7 @@ def _list_page_one(tenant: Tenant, user: User) -> tuple[list[float], int]:
     samples = []
     for _ in range(200):
         start = time.perf_counter()
-        page = services.conversation_list(tenant=tenant, user=user, limit=50)
+        page = selectors.conversation_list(tenant=tenant, user=user, limit=50)
         samples.append(time.perf_counter() - start)
         assert len(page.items) == 50
     return samples, total

@@ -12,7 +12,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-SECTIONS = ("bench.persistence", "bench.chat", "bench.intents_offline", "bench.intents_llm")
+SECTIONS = (
+    "bench.persistence",
+    "bench.chat",
+    "bench.websocket",
+    "bench.intents_offline",
+    "bench.intents_llm",
+)
 
 
 def main() -> None:
