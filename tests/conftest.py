@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -34,13 +35,16 @@ class World:
 
 
 def pytest_configure(config: Any) -> None:
-    """Each test process on its own channel-layer prefix when Redis is shared (xdist workers
-    number their users alike, and would otherwise hear each other's groups)."""
+    """Each test process on its own channel-layer prefix and cache keys when Redis is shared
+    (xdist workers number their users alike, and would otherwise hear each other's groups)."""
     from django.conf import settings
 
     layer = settings.CHANNEL_LAYERS["default"]
     if "prefix" in layer.get("CONFIG", {}):
         layer["CONFIG"]["prefix"] = f"omniforge-test-{os.getpid()}"
+    # The same goes for a Redis cache, which also outlives the run: a pending turn remembered
+    # by an earlier run for the same (tenant, user, client_message_id) must not answer this one.
+    settings.CACHES["default"]["KEY_PREFIX"] = f"omniforge-test-{os.getpid()}-{uuid.uuid4().hex}"
 
 
 @pytest.fixture(autouse=True)
