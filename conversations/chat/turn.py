@@ -112,7 +112,10 @@ class ChatTurn:
                 user_id=self.user.pk,
                 client_message_id=self.client_message_id,
             )
-            if self._recalled and self.conversation_id not in (None, self._recalled.conversation_id):
+            if self._recalled and self.conversation_id not in (
+                None,
+                self._recalled.conversation_id,
+            ):
                 self._recalled = None  # the same id sent in another conversation: a new turn
         if self.conversation_id:
             try:
