@@ -8,9 +8,11 @@ See docs/intents-offline.md.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import math
+import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +38,7 @@ from intents.offline.entities import entities_from
 from intents.offline.guard import strip_meta
 from intents.offline.lexicon import AGENT_WORD
 from intents.offline.model import LABELS, Engine, engine, features
+from intents.offline.prose import read_prose
 from intents.offline.text import AgentKeys, Parsed, agent_keys, normalize, parse
 from intents.types import (
     CLARIFY_BELOW,
@@ -134,6 +137,8 @@ def _classify(
             list(history) if isinstance(history, Sequence) and not isinstance(history, str) else []
         )
     ctx = read_context(history, wizard=wizard)
+    if ctx.has_history and not ctx.informed:
+        ctx = _with_prose(ctx, history, _names(agents, ctx), wizard)
     names = _names(agents, ctx)
     parsed = parse(cleaned, eng.analyzer, _agent_keys(names), normalized=True)
     entities = entities_from(parsed)
@@ -156,6 +161,46 @@ def _classify(
         if agent:
             entities["agent"] = agent
     return _finish(decision, entities, start)
+
+
+@functools.lru_cache(maxsize=1024)
+def _judge(text: str) -> tuple[ActionType, float]:
+    """The model's action for a sentence on its own (a listed option, a proposal)."""
+    eng = engine()
+    cleaned, _ = strip_meta(normalize(text))
+    parsed = parse(cleaned, eng.analyzer, normalized=True)
+    if not parsed.units:
+        return ActionType.UNKNOWN, 0.0
+    probs = _softmax([v / TEMPERATURE for v in eng.model.logits(features(parsed))])
+    top = max(range(len(probs)), key=probs.__getitem__)
+    return LABELS[top], probs[top]
+
+
+def _with_prose(
+    ctx: Context,
+    history: Sequence[HistoryTurn],
+    names: Sequence[str],
+    wizard: Mapping[str, Any] | None,
+) -> Context:
+    """The context a history of text alone gives (no metadata on the last assistant turn)."""
+    turns = [t for t in history if isinstance(t, Mapping)]
+    prose = read_prose(turns, names, _judge)
+    offer_entities: dict[str, str] = {}
+    if prose.offer is not None and prose.offer_text:
+        offer_entities = entities_from(parse(prose.offer_text, engine().analyzer))
+    return dataclasses.replace(
+        ctx,
+        prev_intent=ctx.prev_intent or prose.prev_intent,
+        offer=prose.offer,
+        offer_entities=offer_entities,
+        options=prose.options,
+        listed_agents=prose.listed_agents,
+        # The caller's own word on the wizard ({} is "none open") outranks the text.
+        wizard=ctx.wizard if wizard is not None else prose.wizard,
+        wizard_asking=ctx.wizard_asking if wizard is not None else prose.asking,
+        last_agent=prose.last_agent or ctx.last_agent,
+        last_run=prose.last_run or ctx.last_run,
+    )
 
 
 def _agent_by_source(entities: Mapping[str, str], names: Sequence[str]) -> str | None:
@@ -216,6 +261,13 @@ def _follow_up(
             # "make it weekly instead" while an offer is pending reshapes the offer itself.
             logits[_INDEX[offer]] += 2.5
 
+    if ctx.options and _NONE_OF_THEM_RE.match(parsed.norm):
+        rest = _NONE_OF_THEM_RE.sub("", parsed.norm).strip(" ,.;!-")
+        if not rest:
+            return _Decision(ActionType.UNKNOWN, 0.8, "none of the options offered")
+        # "neither, just tell me when it last ran": the rest is the request.
+        return None
+
     if ctx.options:
         picked = selection(parsed, len(ctx.options))
         if picked is None and is_affirmation(parsed) and len(ctx.options) == 1:
@@ -244,6 +296,15 @@ def _follow_up(
                 return _Decision(ActionType.QUERY_INFO, 0.85, f"asks about listed agent {name}")
             if ctx.prev_intent in (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT):
                 return _Decision(ctx.prev_intent, 0.8, f"picks {name} for the pending action")
+            if ctx.prev_intent == ActionType.QUERY_INFO and not ctx.informed:
+                # A list the text offered for details ("Which one would you like to see?").
+                return _Decision(
+                    ActionType.QUERY_INFO,
+                    0.6,
+                    f"picks listed agent {name} from a list shown for information",
+                    alternative=ActionType.EXECUTE_TASK,
+                    ambiguous=True,
+                )
             return _Decision(
                 ActionType.EXECUTE_TASK,
                 0.6,
@@ -256,8 +317,10 @@ def _follow_up(
         probs = _softmax(logits)
         top = max(range(len(probs)), key=probs.__getitem__)
         answered = ANSWER_KEYS & entities.keys()
+        naming = "name" in ctx.wizard_asking and len(parsed.tokens) <= 4
         switching = (
-            LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
+            not naming
+            and LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
             and probs[top] >= 0.85
             and not answered
             and n_units >= 2
@@ -265,6 +328,41 @@ def _follow_up(
         if not switching:
             confidence = 0.9 if answered else 0.78
             return _Decision(ctx.wizard, confidence, f"answers the open {ctx.wizard} wizard")
+
+    if ctx.wizard is None and (ctx.last_agent or ctx.last_run):
+        if (
+            _MORE_OF_THE_SAME_RE.match(parsed.norm)
+            and n_units <= 8
+            and ctx.prev_intent
+            in (
+                ActionType.EXECUTE_TASK,
+                ActionType.UPDATE_AGENT,
+                ActionType.QUERY_INFO,
+            )
+        ):
+            # "and the other one?", "what about the notion one?": the same again, elsewhere.
+            return _Decision(ctx.prev_intent, 0.75, f"the same ({ctx.prev_intent}) for another")
+        questions = concepts & _QUESTION_WORDS
+        if (
+            ("PRON_IT" in concepts or "it" in parsed.tokens)
+            and concepts & _ASKS_ABOUT
+            and not concepts & CHANGE_CUES
+            and (questions or not concepts & RUN_CUES)
+            and not has_agent
+        ):
+            # "what does it do?", "how often does it run?" about the agent just talked about.
+            entities.setdefault("agent", ctx.last_agent or ctx.last_run or "")
+            return _Decision(ActionType.QUERY_INFO, 0.8, "asks about the agent just named")
+        if (
+            ANSWER_KEYS & entities.keys()
+            and n_units <= 4
+            and not concepts & (RUN_CUES | INFO_CUES | {"V_CREATE"})
+        ):
+            # A bare "weekly" right after an agent was talked about changes that agent.
+            entities.setdefault("agent", ctx.last_agent or ctx.last_run or "")
+            return _Decision(
+                ActionType.UPDATE_AGENT, 0.72, "a new setting for the agent just named"
+            )
 
     again = {"T_AGAIN", "ADJ_SAME"} & concepts
     target = ctx.last_run or ctx.last_agent
@@ -286,6 +384,17 @@ def _follow_up(
     return None
 
 
+_NONE_OF_THEM_RE = re.compile(
+    r"^(?:none(?: of (?:those|them|these|the above))?|neither(?: of (?:those|them|these))?|"
+    r"ninguna?(?: de (?:esas|esos|ellas|ellos))?|aucune?(?: d entre elles)?|keine[rs]?(?: davon)?)"
+    r"\b"
+)
+_MORE_OF_THE_SAME_RE = re.compile(
+    r"^(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
+    r"y que hay de|et pour|und was ist mit)\b|\b(?:too|as well|also)\s*\??$"
+)
+_QUESTION_WORDS = frozenset({"Q_WHAT", "Q_HOW", "Q_WHEN", "Q_WHY", "Q_HOWMANY"})
+_ASKS_ABOUT = _QUESTION_WORDS | {"N_DETAIL", "N_STATUS"}
 _PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", "N_TENANT"})
 # Words that name what an option does; sharing one with a label counts double.
 _ACTION_WORDS = frozenset({"create", "run", "show", "change", "skill", "agent", "list"})

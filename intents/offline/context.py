@@ -46,6 +46,7 @@ class Context:
     last_agent: str | None = None
     last_run: str | None = None
     has_history: bool = False
+    informed: bool = False  # the previous assistant turn carried metadata to read
 
 
 def _meta(turn: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -128,6 +129,7 @@ def read_context(
         wizard_action = as_action(open_wizard.get("kind")) or ActionType.CREATE_AGENT
         asking = tuple(_str_list(open_wizard.get("asking")))
     return Context(
+        informed=bool(meta),
         prev_intent=prev_intent,
         offer=offer_action,
         offer_entities=offer_entities,

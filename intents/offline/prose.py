@@ -1,0 +1,307 @@
+"""What the previous assistant turn's *text* offered, when no metadata says so.
+
+History from the classify endpoint, an import or a dataset is only text. A careful reader of
+that text still knows what "yes", "2" or "Jira" answer: the numbered list or the options it
+showed, the action it proposed, the question it asked while setting something up, the agent
+it ran or described. This reads those from the prose, in any of the languages the lexicon
+knows, and judges what a listed option or a proposal would do with the classifier's own model
+(``judge``), so no phrasing list has to name every action.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from intents.types import ActionType, HistoryTurn
+
+# What the offline model makes of a sentence on its own: its action and probability.
+Judge = Callable[[str], tuple[ActionType, float]]
+
+_ITEM_RE = re.compile(r"^[ \t]*(\d{1,2})[ \t]*[.)][ \t]+(\S.*)$", re.MULTILINE)
+_BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$", re.MULTILINE)
+_SLUG_RE = re.compile(r"(?<![\w@./-])([a-z][a-z0-9]*(?:[-_][a-z0-9]+){1,5})(?![\w@-])")
+_EMAIL_RE = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+")
+_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?]*")
+_QUESTION_END_RE = re.compile(r"\?\s*$")
+# A proposal waits for a yes: "Shall I?", "Want me to set it up?", "¿Quieres que…?".
+_OFFER_RE = re.compile(
+    r"\b(?:shall i|should i|want me to|would you like me to|do you want me to|like me to|"
+    r"would that help|would it help|want (?:to|that)|would you like to|do you want to|"
+    r"ready (?:to|for me to)|ok(?:ay)? to|sound(?:s)? good|go ahead|create it|set it up|"
+    r"quieres que|te parece|deseas que|voulez-vous|veux-tu|tu veux|souhaitez-vous|"
+    r"soll ich|moechtest du|mochtest du|willst du|quer que|posso)\b",
+    re.IGNORECASE,
+)
+# What a listed option or a list's question asks for, by its leading verb; the model judges
+# the rest. Checked in order: "add X to the workspace" is administration, "add X to an agent"
+# a change.
+_VERB_RULES = (
+    (ActionType.MANAGE_PLATFORM, re.compile(
+        r"^(?:invite|connect|disconnect|revoke|rotate|add \S+ to the (?:workspace|team)|"
+        r"remove \S+ from the (?:workspace|team)|upgrade|downgrade|open (?:billing|settings))\b",
+        re.I)),
+    (ActionType.CREATE_SKILL, re.compile(
+        r"^(?:create|build|make|teach|write)\b.{0,40}\bskill\b", re.I)),
+    (ActionType.CREATE_AGENT, re.compile(
+        r"^(?:create|set up|build|make|add|start) (?:a |an )?(?:new|separate|another|second)?"
+        r"\s*(?:agent|monitor|automation|bot)\b", re.I)),
+    (ActionType.QUERY_INFO, re.compile(
+        r"^(?:show|list|explain|tell|see|view|display|check (?:when|what|how|the status)|"
+        r"look at|describe|what|how|give me (?:the )?details)\b", re.I)),
+    (ActionType.EXECUTE_TASK, re.compile(
+        r"^(?:run|re-?run|generate|start|trigger|kick off|produce|pull|send (?:the|a|this) "
+        r"(?:report|summary|digest) now)\b", re.I)),
+    (ActionType.UPDATE_AGENT, re.compile(
+        r"^(?:change|edit|update|modify|pause|resume|turn (?:back )?(?:on|off)|rename|delete|"
+        r"remove|move|switch|add|disable|enable|stop)\b", re.I)),
+)  # fmt: skip
+_LIST_ASKS = (
+    (ActionType.UPDATE_AGENT, re.compile(
+        r"\b(?:edit|change|update|modify|turn (?:back )?(?:on|off)|pause|resume|rename|delete|"
+        r"remove|reschedule|adjust|tweak)\b", re.I)),
+    (ActionType.QUERY_INFO, re.compile(
+        r"\b(?:details?|more about|know more|see|look at|tell you|info|information|explain|"
+        r"history|status)\b", re.I)),
+    (ActionType.EXECUTE_TASK, re.compile(r"\b(?:run|start|trigger|kick off|execute)\b", re.I)),
+)  # fmt: skip
+_WH_RE = re.compile(
+    r"^(?:[\w ]{0,20}[:,-] )?(?:which|what|where|when|how|who|why|whose|cual|que|quel|quelle|"
+    r"ou|quand|comment|welche[rsmn]?|was|wo|wann|wie)\b",
+    re.I,
+)
+_SOMETHING_ELSE_RE = re.compile(
+    r"^(?:something else|none|nothing|cancel|other|neither|otra cosa|autre chose|etwas anderes)",
+    re.IGNORECASE,
+)
+# What a setup question asks for, by its cue words.
+_ASKS = (
+    ("source", re.compile(r"come from|live[sd]?\b|read from|which (?:tool|source|app|system)|"
+                          r"what source|data (?:is|are) (?:in|kept)|keep (?:those|the|it)", re.I)),
+    ("schedule", re.compile(r"how often|when should|what time|time ?zone|which day|schedule|"
+                            r"frequency|cada cuanto|a quelle heure|wie oft", re.I)),
+    ("destination", re.compile(r"channel|where should (?:i|it|the \w+) (?:send|post|go)|"
+                               r"where should .{0,30}go|send (?:it|them|the \w+) to|"
+                               r"who should (?:get|receive)|email address|recipient", re.I)),
+    ("trigger", re.compile(r"watch (?:for|out)|what (?:counts|should it (?:watch|look|track|"
+                           r"check))|what (?:specific )?data|include|track|threshold|"
+                           r"which (?:project|board|database|sheet)", re.I)),
+    ("action", re.compile(r"what should (?:happen|it do)|alert,|summary or|report or", re.I)),
+    ("name", re.compile(r"\bname\b|\bcall (?:it|this)\b|\bcalled\b", re.I)),
+    ("inputs", re.compile(r"inputs?\b|take as|example input", re.I)),
+    ("outputs", re.compile(r"outputs?\b|return|give back|produce", re.I)),
+)  # fmt: skip
+_SETUP_RE = re.compile(
+    r"\b(?:set (?:that|it|this|one) up|set up|let'?s (?:create|build|set)|create one|"
+    r"build (?:a|the|your)|new agent|the agent\b|recap|so far|almost done|last thing|"
+    r"i'?ll help you|"
+    r"happy to set|sounds useful|got it|noted)\b",
+    re.IGNORECASE,
+)
+_ASKS_FOR_AGENT_RE = re.compile(
+    r"\b(?:make|create|build|set up|setup|spin up|need|want|add)\b.{0,30}"
+    r"\b(?:agent|bot|monitor|automation|watcher|alert)s?\b",
+    re.IGNORECASE,
+)
+_SKILL_RE = re.compile(r"\b(?:skill|skills|habilidad|competence|fahigkeit|faehigkeit)\b", re.I)
+_RAN_RE = re.compile(
+    r"\b(?:running|ran|re-?ran|started|queued|triggered|kicked off|finished|completed|"
+    r"found|posted|generated|produced|sent)\b",
+    re.IGNORECASE,
+)
+_CHANGED_RE = re.compile(
+    r"\b(?:now (?:runs|posts|sends|checks|reads)|updated|changed|moved|paused|resumed|renamed|"
+    r"switched)\b",
+    re.IGNORECASE,
+)
+_CREATED_RE = re.compile(r"\b(?:created|i'?ve (?:set up|made|built)|is (?:live|ready))\b", re.I)
+_DESCRIBES_RE = re.compile(r"\b(?:runs|checks|reads|posts|sends|watches|is (?:currently|active|"
+                           r"paused))\b|\n- \w+:", re.I)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Prose:
+    """What the previous assistant text offered, in the shape the follow-up rules read."""
+
+    options: tuple[tuple[int, ActionType, str], ...] = ()
+    listed_agents: tuple[str, ...] = ()
+    offer: ActionType | None = None
+    offer_text: str = ""
+    wizard: ActionType | None = None
+    asking: tuple[str, ...] = ()
+    prev_intent: ActionType | None = None
+    last_agent: str | None = None
+    last_run: str | None = None
+    named: tuple[str, ...] = field(default_factory=tuple)
+
+
+def _agent_names(text: str, known: Sequence[str]) -> list[str]:
+    """Agent names in the order the text mentions them: the tenant's, or anything slug-like."""
+    lowered = text.lower()
+    found: list[tuple[int, str]] = []
+    for name in known:
+        at = lowered.find(name.lower())
+        if at >= 0:
+            found.append((at, name))
+    for match in _SLUG_RE.finditer(lowered):
+        slug = match.group(1)
+        if len(slug) >= 6 and not any(slug == n.lower() for _, n in found):
+            found.append((match.start(), slug))
+    return [name for _, name in sorted(found)]
+
+
+def _leading_agent(item: str, known: Sequence[str]) -> str | None:
+    """The agent a list item is about when the item *is* that agent ("notion-reporter - …")."""
+    head = item.strip().strip("*`'\"").lower()
+    for name in known:
+        if head.startswith(name.lower()):
+            return name
+    match = _SLUG_RE.match(head)
+    if match and re.match(r"\s*(?:$|[-\u2013\u2014:(,]|\s)", head[match.end() :]):
+        return match.group(1)
+    return None
+
+
+def _by_verb(text: str, rules: Sequence[tuple[ActionType, re.Pattern[str]]]) -> ActionType | None:
+    text = text.strip()
+    return next((action for action, rule in rules if rule.search(text)), None)
+
+
+def _question(text: str) -> str:
+    """The last question the text asks ("" when it asks none)."""
+    questions = [s.strip() for s in _SENTENCE_RE.findall(text) if _QUESTION_END_RE.search(s)]
+    return questions[-1] if questions else ""
+
+
+def _flow(text: str, users: Sequence[str], judge: Judge, named: Sequence[str]) -> ActionType | None:
+    """Whether the conversation is setting up an agent or a skill (a wizard is open)."""
+    if _SKILL_RE.search(text):
+        return ActionType.CREATE_SKILL
+    for said in users[:3]:
+        if _ASKS_FOR_AGENT_RE.search(said):
+            return ActionType.CREATE_AGENT
+        action, confidence = judge(said)
+        if action in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and confidence >= 0.5:
+            return action
+        if confidence >= 0.75 and action != ActionType.UNKNOWN:
+            return None  # the user was doing something else
+    if _SETUP_RE.search(text) or not named:
+        return ActionType.CREATE_AGENT
+    return None
+
+
+def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judge) -> Prose:
+    """Read the latest assistant text of ``history`` (oldest first) as a follow-up sees it."""
+    prev_index = next(
+        (i for i in range(len(history) - 1, -1, -1) if history[i].get("role") == "assistant"),
+        None,
+    )
+    if prev_index is None:
+        return Prose()
+    text = str(history[prev_index].get("content") or "")
+    users = [
+        str(t.get("content") or "")
+        for t in reversed(history[:prev_index])
+        if t.get("role") == "user"
+    ]
+    named = _agent_names(text, known)
+    last_agent = named[0] if named else None
+    question = _question(text)
+    before = text[: text.rfind(question)] if question else text
+    ran = bool(named) and bool(_RAN_RE.search(before or text))
+
+    items = _ITEM_RE.findall(text)
+    if len(items) >= 2:
+        return _numbered(items, text, question, known, judge, last_agent)
+
+    offer: ActionType | None = None
+    offer_text = ""
+    asking = tuple(key for key, cue in _ASKS if cue.search(question)) if question else ()
+    yes_no = bool(question) and not _WH_RE.match(question) and " or " not in question.lower()
+    if yes_no and _OFFER_RE.search(question) and not asking:
+        # What is proposed: the question with the sentence that says what "it" is.
+        sentences = [s.strip() for s in _SENTENCE_RE.findall(before) if s.strip()]
+        offer_text = " ".join([*sentences[-1:], question])
+        offer = judge(offer_text)[0]
+        if re.search(r"\b(?:run|rerun|re-run) (?:it|them)\b", question, re.I) and named:
+            offer = ActionType.EXECUTE_TASK
+        if _BULLET_RE.search(text) and re.search(r"\bcreate\b|\bready\b", question, re.I):
+            offer = ActionType.CREATE_SKILL if _SKILL_RE.search(text) else ActionType.CREATE_AGENT
+        if offer == ActionType.UNKNOWN:
+            offer = None
+
+    wizard: ActionType | None = None
+    if question:
+        recap = offer in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and bool(
+            _BULLET_RE.search(text)
+        )
+        if (asking and offer is None) or recap:
+            wizard = _flow(text, users, judge, named) if not recap else offer
+
+    prev_intent: ActionType | None = None
+    if users:
+        action, confidence = judge(users[0])
+        if confidence >= 0.6 and action != ActionType.UNKNOWN:
+            prev_intent = action
+    if named and not question:
+        if _CHANGED_RE.search(text):
+            prev_intent = ActionType.UPDATE_AGENT
+        elif ran:
+            prev_intent = ActionType.EXECUTE_TASK
+        elif _CREATED_RE.search(text):
+            prev_intent = ActionType.CREATE_AGENT
+        elif _DESCRIBES_RE.search(text):
+            prev_intent = ActionType.QUERY_INFO
+    return Prose(
+        offer=offer,
+        offer_text=offer_text,
+        wizard=wizard,
+        asking=asking if wizard else (),
+        prev_intent=prev_intent,
+        last_agent=last_agent,
+        last_run=last_agent if ran else None,
+        named=tuple(named),
+    )
+
+
+def _numbered(
+    items: Sequence[tuple[str, str]],
+    text: str,
+    question: str,
+    known: Sequence[str],
+    judge: Judge,
+    last_agent: str | None,
+) -> Prose:
+    """A numbered list: the tenant's agents (pick one for the asked action) or options."""
+    agents = [_leading_agent(label, known) for _, label in items]
+    if all(agents):
+        asked = (
+            (_by_verb(question, _LIST_ASKS) or judge(question)[0])
+            if question
+            else ActionType.QUERY_INFO
+        )
+        if asked not in (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT):
+            asked = ActionType.QUERY_INFO
+        return Prose(
+            listed_agents=tuple(a for a in agents if a),
+            prev_intent=asked,
+            last_agent=last_agent,
+        )
+    if all(_EMAIL_RE.match(label.strip()) for _, label in items):
+        # A list of people: whatever is done to one of them is workspace administration.
+        return Prose(
+            options=tuple(
+                (int(n), ActionType.MANAGE_PLATFORM, label.strip()) for n, label in items
+            ),
+            prev_intent=ActionType.MANAGE_PLATFORM,
+        )
+    options = []
+    for n, label in items:
+        label = label.strip()
+        if _SOMETHING_ELSE_RE.match(label):
+            action = ActionType.UNKNOWN
+        else:
+            action = _by_verb(label, _VERB_RULES) or judge(label)[0]
+        options.append((int(n), action, label))
+    return Prose(options=tuple(options), last_agent=last_agent)

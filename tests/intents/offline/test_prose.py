@@ -1,0 +1,157 @@
+"""Follow-ups resolved from the previous assistant turn's text alone (no metadata).
+
+The history a dataset, an import or ``POST intents/classify/`` brings is role and content
+only: the numbered list, the options, the proposal and the setup question are read from the
+prose.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from intents.offline.classifier import classify_offline
+from intents.types import ActionType, AgentRef, HistoryTurn
+
+AGENTS = (
+    AgentRef("notion-reporter", "Weekly Notion project summaries"),
+    AgentRef("jira-overdue-monitor", "Daily overdue ticket alerts"),
+    AgentRef("financial-analyzer", "Monthly financial analysis"),
+)
+
+
+def said(assistant: str, user: str | None = None) -> list[HistoryTurn]:
+    history: list[HistoryTurn] = []
+    if user is not None:
+        history.append({"role": "user", "content": user})
+    history.append({"role": "assistant", "content": assistant})
+    return history
+
+
+def classify(message: str, history: list[HistoryTurn]) -> tuple[str, dict[str, str]]:
+    result = classify_offline(message, history=history, agents=AGENTS)
+    return str(result.action_type), dict(result.entities)
+
+
+LISTED = (
+    "These are your agents:\n1. financial-analyzer - month-end numbers\n"
+    "2. notion-reporter - project digest\n3. jira-overdue-monitor - late tickets\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "action", "agent"),
+    [
+        ("Which one should I run?", "2", "execute_task", "notion-reporter"),
+        ("Which one should I run?", "el último", "execute_task", "jira-overdue-monitor"),
+        ("Which one do you want to change?", "the first", "update_agent", "financial-analyzer"),
+        ("Which one would you like details on?", "2", "query_info", "notion-reporter"),
+    ],
+)
+def test_a_pick_from_a_listed_agents_text_does_what_its_question_asked(
+    question: str, reply: str, action: str, agent: str
+) -> None:
+    assert classify(reply, said(LISTED + question, "show me my agents")) == (
+        action,
+        {"agent": agent},
+    )
+
+
+OPTIONS = (
+    "I can read that two or three ways. Should I:\n"
+    "1. Set up a new agent that posts the churn numbers every Friday\n"
+    "2. Run financial-analyzer now\n"
+    "3. Show the runs of last week\n"
+    "4. Invite the finance team to the workspace\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [
+        ("1", "create_agent"),
+        ("option 2 please", "execute_task"),
+        ("the third one", "query_info"),
+        ("4", "manage_platform"),
+        ("none of those", "unknown"),
+    ],
+)
+def test_a_numbered_option_in_the_text_is_picked_for_what_it_says(reply: str, action: str) -> None:
+    assert classify(reply, said(OPTIONS))[0] == action
+
+
+PROPOSAL = (
+    "Copying those numbers by hand every week sounds tedious. I could set up an agent that "
+    "reads the Stripe payouts every Monday and posts a summary to #finance. Want me to do that?"
+)
+
+
+@pytest.mark.parametrize("reply", ["yes", "sí", "oui", "ja", "sure, go ahead"])
+def test_a_yes_to_a_proposal_in_the_text_accepts_it_in_any_language(reply: str) -> None:
+    action, entities = classify(reply, said(PROPOSAL, "I waste an hour on Stripe numbers"))
+    assert action == "create_agent"
+    assert entities.get("source") == "stripe"
+
+
+def test_a_no_to_a_proposal_in_the_text_declines_it() -> None:
+    assert classify("no thanks", said(PROPOSAL))[0] == "unknown"
+
+
+def test_a_question_that_asks_what_is_not_a_proposal() -> None:
+    text = "I can create agents, run them and show their history. What would you like to do?"
+    assert classify("yes", said(text))[0] != "create_agent"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Where does the data come from?", "Airtable"),
+        ("How often should it run?", "every weekday at 7"),
+        ("Which channel should I post to?", "#support-leads"),
+    ],
+)
+def test_a_bare_answer_to_a_setup_question_continues_the_setup(question: str, reply: str) -> None:
+    history = said(f"Happy to set that up. {question}", "make me an agent for support tickets")
+    assert classify(reply, history)[0] == "create_agent"
+
+
+def test_a_bare_answer_to_a_skill_question_continues_the_skill() -> None:
+    history = said("Let's build the skill. What inputs does the skill take?", "new skill please")
+    assert classify("a scanned receipt", history)[0] == "create_skill"
+
+
+def test_a_clear_other_request_during_a_setup_question_is_that_request() -> None:
+    history = said("How often should it run?", "create an agent that watches Jira")
+    assert classify("run financial-analyzer now", history)[0] == "execute_task"
+
+
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [
+        ("and the notion one?", "query_info"),
+        ("what does it do?", "query_info"),
+        ("weekly", "update_agent"),
+    ],
+)
+def test_a_follow_up_about_an_agent_the_text_described(reply: str, action: str) -> None:
+    text = "jira-overdue-monitor runs every day at 9:00 and posts late tickets to #eng."
+    assert classify(reply, said(text, "tell me about the jira monitor"))[0] == action
+
+
+def test_the_same_again_after_a_run_in_the_text_runs_it_again() -> None:
+    text = "Running notion-reporter now. It posted 14 project updates to #product."
+    action, entities = classify("do that again", said(text, "run the notion reporter"))
+    assert (action, entities.get("agent")) == ("execute_task", "notion-reporter")
+
+
+def test_metadata_when_present_outranks_the_text() -> None:
+    # The text offers options, the metadata says a wizard asked for the source: metadata wins.
+    history: list[HistoryTurn] = [
+        {
+            "role": "assistant",
+            "content": OPTIONS,
+            "metadata": {"wizard": {"kind": "create_agent", "asking": ["source"]}},
+        }
+    ]
+    assert classify_offline("2", history=history, agents=AGENTS).action_type == (
+        ActionType.CREATE_AGENT
+    )
