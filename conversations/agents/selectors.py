@@ -76,6 +76,10 @@ def agent_get(*, tenant: Tenant, agent_id: str) -> Agent:
     return Agent.objects.for_tenant(tenant).get(id=str(agent_id))
 
 
+def agent_get_or_none(*, tenant: Tenant, agent_id: str) -> Agent | None:
+    return Agent.objects.for_tenant(tenant).filter(id=str(agent_id)).first()
+
+
 def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
     """The agent a user named, however written ("Notion Reporter", "@notion_reporter")."""
     slug = agent_name(re.sub(r"[_\s]+", "-", reference.strip().lstrip("@")))

@@ -9,9 +9,11 @@ from typing import Any
 from conversations.agents import selectors as agents
 from conversations.assistant.effects import RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
+from conversations.assistant.slots import Schedule, destination_in, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, display, numbered
-from conversations.models import Agent, Membership, new_id
+from conversations.assistant.wizard import tenant_zone
+from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
 from intents.offline.followups import read_followup
 from intents.types import ActionType
@@ -25,6 +27,11 @@ _HELP_RE = re.compile(
 _SAME_AGAIN_RE = re.compile(
     r"\b(same (?:thing |one |agent )?as (?:last time|before)|again|last one I ran"
     r"|like last time)\b",
+    re.IGNORECASE,
+)
+_WHEN_RE = re.compile(
+    r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|cada cu[aá]nto|"
+    r"[àa] quelle (?:heure|fr[ée]quence)|wie oft|wann)\b",
     re.IGNORECASE,
 )
 _PRONOUN_RE = re.compile(r"\b(it|that one|this one|that agent|this agent|the agent)\b", re.I)
@@ -118,7 +125,7 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     agent = resolve_agent(turn, state, entities, text)
     wants_list = re.search(r"\b(list|all|my agents)\b", text, re.IGNORECASE)
     if agent is not None and (entities.get("agent") or not wants_list):
-        return _details(state, agent)
+        return _details(state, agent, text)
     listed = agents.agents_first(tenant=turn.tenant, limit=MAX_LISTED + 1)
     if not listed:
         return Outcome(
@@ -142,9 +149,17 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     )
 
 
-def _details(state: AssistantState, agent: Agent) -> Outcome:
+def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     last = agents.agent_last_run(agent=agent)
     lines = [f"{agent.name}" + (f": {agent.description}" if agent.description else "")]
+    schedule = str((agent.config or {}).get("schedule") or "")
+    if _WHEN_RE.search(text):
+        lines.insert(
+            0,
+            f"{agent.name} runs {schedule[0].lower() + schedule[1:]}."
+            if schedule
+            else f"{agent.name} has no schedule: it runs when you ask.",
+        )
     lines += [
         f"- {LABELS.get(key, key.title())}: {display(str(value))}"
         for key, value in (agent.config or {}).items()
@@ -214,7 +229,7 @@ def task_options(turn: Turn, state: AssistantState) -> Outcome:
         },
         {
             "action_type": ActionType.QUERY_INFO.value,
-            "label": "Show all your agents so you can pick one",
+            "label": "Show your agents so you can pick one",
         },
         {"action_type": ActionType.UNKNOWN.value, "label": "Something else: tell me more"},
     ]
@@ -241,9 +256,12 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     before = dict(agent.config or {})
     changes: dict[str, str] = {}
     if found.get("schedule") or found.get("frequency"):
-        changes["schedule"] = found.get("schedule") or found["frequency"]
-    if found.get("destination"):
-        changes["destination"] = found["destination"]
+        # In the zone the user names, else the one the agent runs in, else the tenant's.
+        zone = zone_in(text) or zone_in(str(before.get("schedule", ""))) or tenant_zone(turn)
+        changes["schedule"] = Schedule(found.get("schedule") or found["frequency"], zone).words()
+    destination = destination_in(text, found.get("destination"))
+    if destination:
+        changes["destination"] = destination
     if found.get("source") and re.search(r"\b(source|from|switch|instead of|use)\b", text, re.I):
         changes["source"] = found["source"]
     new_name = agents.agent_name(found["new_name"]) if found.get("new_name") else None
@@ -277,21 +295,3 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         state,
         (UpdateAgent(agent_id=agent.id, name=new_name, config=changes),),
     )
-
-
-def manage(turn: Turn, state: AssistantState) -> Outcome:
-    # Routing said "platform settings"; what the caller may do depends on their role alone.
-    if turn.role == Membership.Role.ADMIN:
-        reply = Reply(
-            "Platform settings live in the admin console (/admin/): users and their roles, "
-            "API tokens, and your tenant's agents and conversations. As a tenant admin you can "
-            "change them there; I don't change platform settings from the chat.",
-            decision="manage_platform_admin",
-        )
-    else:
-        reply = Reply(
-            "Users, roles, API keys and integrations are managed by your tenant's admins in the "
-            "admin console. Your role is member, so I can't change them for you; ask an admin.",
-            decision="manage_platform_not_allowed",
-        )
-    return Outcome(reply, state)

@@ -32,13 +32,21 @@ class UpdateAgent:
     config: Mapping[str, str] = field(default_factory=dict)
 
 
-Effect = CreateAgent | RunAgent | UpdateAgent
+@dataclass(frozen=True)
+class DeleteAgent:
+    """Undo of an agent created the turn before ("actually cancel that")."""
+
+    agent_id: str
 
 
-_KINDS: dict[str, type[CreateAgent] | type[RunAgent] | type[UpdateAgent]] = {
+Effect = CreateAgent | RunAgent | UpdateAgent | DeleteAgent
+
+
+_KINDS: dict[str, type[CreateAgent] | type[RunAgent] | type[UpdateAgent] | type[DeleteAgent]] = {
     "create_agent": CreateAgent,
     "run_agent": RunAgent,
     "update_agent": UpdateAgent,
+    "delete_agent": DeleteAgent,
 }
 
 

@@ -8,21 +8,59 @@ platform settings checks the caller's role.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
+from conversations.agents.selectors import agent_refs
 from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
+from conversations.assistant.platform import answer_platform_question, greet, is_greeting, manage
+from conversations.assistant.slots import is_acknowledgement, is_question, read_slots
 from conversations.assistant.state import AssistantState, Option
 from conversations.assistant.wizard import (
-    answers_wizard,
+    amend_created,
+    describe,
+    proposal_accepted,
+    tenant_zone,
+    undo_created,
     wizard_recap,
     wizard_step,
     wizard_summary,
 )
+from intents.offline.classifier import classify_offline
 from intents.offline.followups import FollowUp, read_followup
-from intents.types import CLARIFY_BELOW, ActionType
+from intents.types import CLARIFY_BELOW, ActionType, IntentResult
+
+# Asked for in so many words ("create an agent", "crea un agente"); anything else that
+# classifies as create_agent is a described chore, answered with a proposal.
+_ASKED_FOR_AGENT_RE = re.compile(
+    r"\b(?:create|build|make|set ?up|add|spin up|new|want|need|like|crea|crear|créer|crée|cree|"
+    r"construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura)\b"
+    r".{0,40}\b(?:agent|agents|bot|monitor|automation|watcher|agente|agenten|robot)\b",
+    re.IGNORECASE,
+)
+_UNDO_RE = re.compile(
+    r"\b(?:undo|cancel (?:that|it)|actually,? (?:cancel|delete|remove|no)|delete (?:it|that)|"
+    r"remove (?:it|that)|scrap (?:it|that)|take (?:it|that) back|deshaz|annule|rückgängig|"
+    r"desfaz)\b",
+    re.IGNORECASE,
+)
+_ANYWAY_RE = re.compile(
+    r"\b(?:anyway|anyways|still|second one|another one|a copy|duplicate|de todos modos|"
+    r"quand m[eê]me|trotzdem)\b",
+    re.IGNORECASE,
+)
+_SWITCH_AWAY = frozenset(
+    {
+        ActionType.EXECUTE_TASK,
+        ActionType.QUERY_INFO,
+        ActionType.UPDATE_AGENT,
+        ActionType.MANAGE_PLATFORM,
+        ActionType.CREATE_SKILL,
+    }
+)
 
 
 def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
@@ -42,7 +80,30 @@ def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
 
 
 def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
+    created = state.created
+    state = state.replace(created=None)  # only the very next message amends or undoes it
     wizard = state.wizard
+    if created and not wizard and (follow.cancel or _UNDO_RE.search(turn.message)):
+        return undo_created(state.replace(created=created))
+    if wizard and wizard.proposed:
+        accepted = follow.yes or (
+            re.match(r"^\s*(?:yes|yeah|yep|sure|ok|si|sí|oui|ja)\b", turn.message, re.IGNORECASE)
+            and not follow.no
+        )
+        if wizard.duplicate_of and _ANYWAY_RE.search(turn.message):
+            accepted = True  # "create a second one anyway", whatever the label says
+        if accepted:
+            return proposal_accepted(turn, state, turn.message)
+        state = state.replace(wizard=None)
+        if follow.no or follow.cancel:
+            return Outcome(
+                Reply(
+                    "Okay, I won't set that up. Nothing was created.",
+                    decision="proposal_declined",
+                ),
+                state,
+            )
+        wizard = None
     if wizard and follow.cancel:
         return Outcome(
             Reply(
@@ -57,9 +118,9 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
             return _picked_option(turn, state, state.options[pick])
     state = state.replace(pending=None)
 
-    if follow.recap:
+    if follow.recap and (len(turn.message.split()) <= 10 or is_question(turn.message)):
         if wizard:
-            return Outcome(wizard_recap(wizard), state)
+            return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
         return Outcome(
             Reply(
                 "There's nothing half-finished here. You can ask me to create an agent, run or "
@@ -72,13 +133,73 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     intent = turn.intent
     action = intent.action_type
     entities = dict(intent.entities)
-    if wizard and (action == ActionType.CREATE_AGENT or answers_wizard(turn.message, wizard)):
-        return wizard_step(turn, state, entities, turn.message)
+    if is_greeting(turn.message) and not wizard:
+        return Outcome(greet(turn), state)
+    if wizard:
+        detour = _detour(turn, state)
+        if detour is None:
+            return wizard_step(turn, state, turn.message)
+        outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.message)
+        return _keep_wizard_open(outcome, state, turn)
+    if created and (action != ActionType.CREATE_AGENT or not _asked_for(turn)):
+        amended = amend_created(turn, state.replace(created=created), turn.message)
+        if amended is not None and not _names_another_agent(turn, created.name):
+            return amended
+    if action == ActionType.CREATE_AGENT and intent.confidence >= 0.45 and not _asked_for(turn):
+        # A described chore, even one read with doubt: the proposal is itself the question.
+        return wizard_step(turn, state, turn.message, proposal=True)
     if intent.method != "fast_path" and (
         action == ActionType.UNKNOWN or intent.confidence < CLARIFY_BELOW or intent.is_ambiguous
     ):
         return clarify(turn, state)
     return _act(turn, state, action, entities, turn.message)
+
+
+def _asked_for(turn: Turn) -> bool:
+    return bool(_ASKED_FOR_AGENT_RE.search(turn.message))
+
+
+def _names_another_agent(turn: Turn, name: str) -> bool:
+    mentioned = turn.intent.entities.get("agent")
+    return bool(mentioned) and mentioned != name
+
+
+def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
+    """A confident request for something else in the middle of the wizard (answered, and the
+    wizard kept for later); None when the message answers the wizard."""
+    if is_acknowledgement(turn.message):
+        return None
+    if turn.intent.action_type in _SWITCH_AWAY:
+        return turn.intent  # the classifier, wizard and all, read it as something else
+    alone = classify_offline(turn.message, agents=agent_refs(turn.tenant))
+    floor = 0.5 if is_question(turn.message) else 0.7
+    if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
+        return None
+    wizard = state.wizard
+    assert wizard is not None
+    slots = read_slots(
+        turn.message, have=wizard.gathered, asking=wizard.asking, zone="UTC", opening=False
+    )
+    # Only what a request cannot be mistaken for: "run the notion reporter once" names a tool
+    # and reads as free text, and answers nothing.
+    answers = {k for k in slots if k in ("destination", "frequency", "zone", "name")}
+    if "agent" in alone.entities or is_question(turn.message) or not answers:
+        return alone
+    return None
+
+
+def _keep_wizard_open(outcome: Outcome, state: AssistantState, turn: Turn) -> Outcome:
+    wizard = state.wizard
+    assert wizard is not None
+    known = describe(wizard.gathered)
+    note = (
+        f"\n\n(We're still setting up an agent that {known}. "
+        if known
+        else "\n\n(We're still setting up your new agent. "
+    ) + 'Answer my last question when you\'re ready, say "where were we?", or "cancel" to drop it.)'
+    reply = outcome.reply
+    reply.content += note
+    return Outcome(reply, outcome.state.replace(wizard=wizard), outcome.effects)
 
 
 def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome:
@@ -101,7 +222,12 @@ def _act(
     turn: Turn, state: AssistantState, action: ActionType, entities: Mapping[str, str], text: str
 ) -> Outcome:
     if action == ActionType.CREATE_AGENT:
-        return wizard_step(turn, state, entities, text)
+        asked = bool(_ASKED_FOR_AGENT_RE.search(text)) or turn.intent.method == "fast_path"
+        return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
+    if action == ActionType.QUERY_INFO and is_question(text):
+        answered = answer_platform_question(turn, text)
+        if answered is not None:
+            return Outcome(answered, state)
     if action == ActionType.QUERY_INFO:
         return agents.query(turn, state, entities, text)
     if action == ActionType.EXECUTE_TASK:
@@ -109,7 +235,8 @@ def _act(
     if action == ActionType.UPDATE_AGENT:
         return agents.update(turn, state, entities, text)
     if action == ActionType.MANAGE_PLATFORM:
-        return agents.manage(turn, state)
+        answered = answer_platform_question(turn, text) if is_question(text) else None
+        return Outcome(answered or manage(turn, text), state)
     if action == ActionType.CREATE_SKILL:
         return Outcome(
             Reply(

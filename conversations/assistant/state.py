@@ -38,9 +38,33 @@ class Wizard:
     kind: str = "create_agent"
     gathered: Mapping[str, str] = field(default_factory=dict)
     asking: tuple[str, ...] = ()
+    proposed: bool = False  # offered, not asked for: waits for a yes
+    duplicate_of: str | None = None  # the existing agent it would repeat, already pointed out
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "gathered": dict(self.gathered), "asking": list(self.asking)}
+        data: dict[str, Any] = {
+            "kind": self.kind,
+            "gathered": dict(self.gathered),
+            "asking": list(self.asking),
+        }
+        if self.proposed:
+            data["proposed"] = True
+        if self.duplicate_of:
+            data["duplicate_of"] = self.duplicate_of
+        return data
+
+
+@dataclass(frozen=True)
+class Created:
+    """The agent the previous reply created: amended or undone by the next message."""
+
+    agent_id: str
+    name: str
+    frequency: str = ""
+    zone: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
 
 
 @dataclass(frozen=True)
@@ -59,6 +83,7 @@ class AssistantState:
     listed_agents: tuple[str, ...] = ()  # the last numbered list of agents shown
     last_agent: str | None = None  # what "it" means
     last_agent_run: str | None = None  # what "the same as last time" runs
+    created: Created | None = None  # created by the last reply only
 
     def replace(self, **changes: Any) -> AssistantState:
         return dataclasses.replace(self, **changes)
@@ -80,6 +105,8 @@ class AssistantState:
             data["last_agent"] = self.last_agent
         if self.last_agent_run:
             data["last_agent_run"] = self.last_agent_run
+        if self.created is not None:
+            data["created"] = self.created.to_json()
         return data
 
     @classmethod
@@ -100,6 +127,7 @@ class AssistantState:
             listed_agents=tuple(str(n) for n in _list(data.get("listed_agents")) if _text(n)),
             last_agent=_text(data.get("last_agent")),
             last_agent_run=_text(data.get("last_agent_run")),
+            created=_created(data.get("created")),
         )
 
 
@@ -124,6 +152,20 @@ def _wizard(value: Any) -> Wizard | None:
         kind=_text(value.get("kind")) or "create_agent",
         gathered=_strings(value.get("gathered")),
         asking=tuple(str(a) for a in _list(value.get("asking")) if _text(a)),
+        proposed=value.get("proposed") is True,
+        duplicate_of=_text(value.get("duplicate_of")),
+    )
+
+
+def _created(value: Any) -> Created | None:
+    if not isinstance(value, Mapping) or not _text(value.get("agent_id")):
+        return None
+    fields = _strings(value)
+    return Created(
+        agent_id=fields["agent_id"],
+        name=fields.get("name", ""),
+        frequency=fields.get("frequency", ""),
+        zone=fields.get("zone", ""),
     )
 
 

@@ -1,4 +1,10 @@
-"""The create-agent wizard: gather the details from answers in any order, then create it."""
+"""The create-agent wizard: gather the details in any order and over any turns, then create it.
+
+What is gathered comes from ``slots.read_slots`` (clean phrases in the user's words). A request
+the user did not make (a described chore answered with "I can set up an agent that …") waits
+for a yes; so does a second agent identical to one that exists. The agent created last can be
+amended ("call it …", "in Berlin time") or undone ("actually cancel that") on the next turn.
+"""
 
 from __future__ import annotations
 
@@ -6,156 +12,349 @@ import re
 from collections.abc import Mapping
 
 from conversations.agents import selectors as agents
-from conversations.agents.services import CONFIG_KEYS
-from conversations.assistant.effects import CreateAgent
+from conversations.assistant.effects import CreateAgent, DeleteAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.state import AssistantState, Wizard
-from conversations.assistant.text import LABELS, display, numbered
-from conversations.models import new_id
-from intents.offline.entities import extract_entities
+from conversations.assistant.slots import Schedule, is_one_off, read_slots, schedule_words
+from conversations.assistant.state import AssistantState, Created, Wizard
+from conversations.assistant.text import TOOL_NAMES, display, numbered
+from conversations.models import Agent, new_id
 
 MAX_QUESTIONS = 3
-FIELDS = ("source", "trigger", "action", "schedule")
 QUESTIONS = {
-    "source": "Where does the data come from (for example Notion, Jira, Google Sheets, Slack)?",
+    "source": "Where does the data come from (for example Jira, Notion, Google Sheets, HubSpot)?",
     "trigger": "What should it watch for or work on?",
-    "action": "What should it do with it: send an alert, write a summary, or build a report?",
-    "schedule": "How often should it run: hourly, every morning at a set time, or weekly?",
+    "action": "What should it do with what it finds: send an alert, write a summary, or build "
+    "a report? And where should that go (a Slack channel, an email address)?",
+    "schedule": "How often should it run, and at what time?",
+    "when": "On which day and at what time should it run?",
+}
+LABELS = {
+    "name": "Name",
+    "source": "Source",
+    "trigger": "Watches",
+    "about": "For",
+    "task": "Does",
+    "action": "Action",
+    "destination": "Sends to",
+    "schedule": "Schedule",
+    "details": "Details",
 }
 # Words a generated agent name leaves out ("our jira board" -> jira-...).
 NAME_STOPWORDS = frozenset((
     "the", "a", "an", "our", "my", "for", "of", "to", "on", "in", "and", "any", "all", "that",
     "when", "with", "from", "every", "monitor", "monitors", "watch", "watches", "daily",
-    "weekly", "monthly", "hourly", "new", "board",
+    "weekly", "monthly", "hourly", "new", "board", "than", "more", "de", "la", "le", "les",
+    "los", "las", "der", "die", "das", "des", "du", "et", "y", "und", "into", "dashboard",
 ))  # fmt: skip
-_FREE_TEXT_SPLIT = re.compile(r"\s*(?:,|;|\band then\b|\band\b|\bplus\b)\s*", re.IGNORECASE)
-_FILLER_RE = re.compile(
-    r"^(?:ok(?:ay)?|sure|yes|yeah|yep|great|fine|well|so|hmm|um|uh)[,.! ]+", re.IGNORECASE
+_ENGLISH_VERBS = frozenset(
+    [
+        "send",
+        "build",
+        "write",
+        "copy",
+        "paste",
+        "pull",
+        "export",
+        "move",
+        "compile",
+        "update",
+        "transfer",
+        "sync",
+        "enter",
+        "type",
+        "post",
+        "watch",
+        "check",
+        "collect",
+        "summarize",
+        "summarise",
+        "notify",
+        "alert",
+        "email",
+        "ping",
+        "track",
+        "analyze",
+        "analyse",
+        "prepare",
+        "put",
+    ]
 )
+_YES_BUT_RE = re.compile(r"^\s*(?:yes|yeah|yep|sure|ok(?:ay)?|si|sí|oui|ja)\b", re.IGNORECASE)
 
 
-def answers_wizard(message: str, wizard: Wizard) -> bool:
-    found = extract_entities(message)
-    if any(found.get(key) for key in ("source", "schedule", "destination")):
-        return True
-    # A short free-text answer to a free-text question ("revenue by region") is an answer.
-    return (
-        bool(wizard.asking)
-        and wizard.asking[0] in ("trigger", "action")
-        and (len(message.split()) <= 12)
+def tenant_zone(turn: Turn) -> str:
+    zone = (turn.tenant.settings or {}).get("time_zone")
+    return zone if isinstance(zone, str) and zone else "UTC"
+
+
+def _tool(value: str) -> str:
+    return TOOL_NAMES.get(value, display(value))
+
+
+def schedule_of(gathered: Mapping[str, str]) -> Schedule | None:
+    frequency = gathered.get("frequency")
+    return Schedule(frequency, gathered.get("zone") or "UTC") if frequency else None
+
+
+def detail_lines(gathered: Mapping[str, str]) -> list[str]:
+    values = dict(gathered)
+    if values.get("source"):
+        values["source"] = _tool(values["source"])
+    schedule = schedule_of(gathered)
+    if schedule is not None:
+        values["schedule"] = schedule.words()
+        if gathered.get("defaulted"):
+            values["schedule"] += f" (you didn't say {gathered['defaulted']}, so I picked it)"
+    return [f"- {label}: {values[key]}" for key, label in LABELS.items() if values.get(key)]
+
+
+def _missing(gathered: Mapping[str, str]) -> list[str]:
+    missing = []
+    if not gathered.get("source"):
+        missing.append("source")
+    if not (gathered.get("trigger") or gathered.get("task")):
+        missing.append("trigger")
+    if not (gathered.get("action") or gathered.get("destination") or gathered.get("task")):
+        missing.append("action")
+    schedule = schedule_of(gathered)
+    if schedule is None:
+        missing.append("schedule")
+    elif not schedule.complete:
+        missing.append("when")
+    return missing
+
+
+def _questions(asking: tuple[str, ...], zone: str) -> str:
+    texts = [QUESTIONS[f] for f in asking]
+    if any(f in ("schedule", "when") for f in asking):
+        texts.append(f"(Times are in {zone} unless you name a time zone.)")
+        if len(asking) == 1:
+            return " ".join(texts)
+        texts = texts[:-1]
+        texts[-1] += f" (Times are in {zone} unless you name a time zone.)"
+    return texts[0] if len(texts) == 1 else numbered(texts)
+
+
+def _conjugated(verb: str) -> str:
+    lowered = verb.lower()
+    if lowered.endswith(("sh", "ch", "s", "x")):
+        return lowered + "es"
+    if lowered.endswith("y"):
+        return lowered[:-1] + "ies"
+    return lowered + "s"
+
+
+def _third_person(phrase: str) -> str:
+    """ "Build a report" -> "builds a report" (English verbs; other languages stay as said)."""
+    verb, _, rest = phrase.partition(" ")
+    if verb.lower() not in _ENGLISH_VERBS:
+        return f"does this: {phrase}"
+    # "... and put together a deck" -> "and puts together": the second verb of the clause too.
+    rest = re.sub(
+        r"\band (\w+)\b",
+        lambda m: f"and {_conjugated(m.group(1))}" if m.group(1) in _ENGLISH_VERBS else m.group(0),
+        rest,
     )
+    return f"{_conjugated(verb)} {rest}".strip()
 
 
-def _describe_destination(destination: str) -> str:
-    if destination.startswith("slack"):
-        channel = destination.partition(":")[2]
-        return f"Send a Slack message{' to ' + channel if channel else ''}"
-    if destination == "email":
-        return "Send an email"
-    return f"Send it to {display(destination)}"
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
 
 
-def _gather(
-    gathered: dict[str, str], asking: list[str], entities: Mapping[str, str], text: str
-) -> None:
-    found = {**extract_entities(text), **{k: v for k, v in entities.items() if v}}
-    if found.get("source"):
-        gathered["source"] = found["source"]
-    if found.get("schedule") or found.get("frequency"):
-        gathered["schedule"] = found.get("schedule") or found["frequency"]
-    if found.get("destination"):
-        gathered["destination"] = found["destination"]
-        if not gathered.get("action"):
-            gathered["action"] = _describe_destination(found["destination"])
-    if not gathered.get("trigger") and (found.get("task") or found.get("data")):
-        gathered["trigger"] = found.get("task") or f"{found['data']} data"
-    if found.get("new_name"):
-        gathered["name"] = found["new_name"]
-    # Free text answers the free-text questions being asked, in the order they were asked;
-    # parts that carry a recognized entity (a tool, a schedule, a channel) were used above.
-    open_fields = [
-        f for f in asking if f in ("trigger", "action", "source") and not gathered.get(f)
-    ]
-    if not asking:
-        return  # the opening request: its entities are all we take from it
-    body = _FILLER_RE.sub("", text.strip()).strip(" .!")
-    parts = [p.strip(" .!") for p in _FREE_TEXT_SPLIT.split(body) if p and p.strip(" .!")]
-    parts = [p for p in parts if not extract_entities(p)]
-    if len(parts) > len(open_fields) and len(open_fields) == 1:
-        parts = [", ".join(parts)]
-    extras = []
-    for part in parts:
-        if open_fields:
-            gathered[open_fields.pop(0)] = part[:200]
-        else:
-            extras.append(part)
-    if extras:
-        gathered["details"] = ", ".join(filter(None, [gathered.get("details", ""), *extras]))[:200]
+def describe(gathered: Mapping[str, str]) -> str:
+    """One clause naming what the agent would do, in the user's words."""
+    parts = []
+    if gathered.get("task"):
+        parts.append(_third_person(gathered["task"]))
+    else:
+        watched = gathered.get("trigger")
+        source = _tool(gathered["source"]) if gathered.get("source") else ""
+        if watched and source and source.lower() not in watched.lower():
+            parts.append(f"watches {source} for {watched}")
+        elif watched:
+            parts.append(f"watches {watched}")
+        elif source:
+            parts.append(f"reads {source}")
+        action = gathered.get("action")
+        if action:
+            parts.append(_third_person(action))
+    if gathered.get("about") and not gathered.get("task"):
+        parts.append(f"for {gathered['about']}")
+    text = " and ".join(parts)
+    if gathered.get("destination"):
+        text += f" to {gathered['destination']}"
+    schedule = schedule_of(gathered)
+    if schedule is not None:
+        when = schedule.words() if schedule.complete else schedule_words(schedule.compact)
+        text += f" {_lower_first(when)}"
+    return text.strip()
 
 
-def gathered_lines(gathered: Mapping[str, str]) -> list[str]:
-    return [
-        f"- {LABELS[key]}: {display(gathered[key])}"
-        for key in ("source", "trigger", "action", "destination", "schedule", "details")
-        if gathered.get(key)
-    ]
+def _merge(gathered: dict[str, str], found: Mapping[str, str]) -> None:
+    for key, value in found.items():
+        if value:
+            gathered[key] = value
 
 
-def _questions(asking: tuple[str, ...]) -> str:
-    if len(asking) == 1:
-        return QUESTIONS[asking[0]]
-    return numbered([QUESTIONS[f] for f in asking])
-
-
-def wizard_step(
-    turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str
-) -> Outcome:
-    starting = state.wizard is None
+def wizard_step(turn: Turn, state: AssistantState, text: str, *, proposal: bool = False) -> Outcome:
+    """One answer (or the opening request) of the wizard; creates the agent once complete."""
+    opening = state.wizard is None
     wizard = state.wizard or Wizard()
     gathered = dict(wizard.gathered)
-    _gather(gathered, list(wizard.asking), entities, text)
-    missing = [f for f in FIELDS if not gathered.get(f)]
+    zone = tenant_zone(turn)
+    found = read_slots(text, have=gathered, asking=wizard.asking, zone=zone, opening=opening)
+    _merge(gathered, found)
+    if opening:
+        # What the classifier read (an LLM may know a tool this text reader does not).
+        entities = turn.intent.entities
+        if not gathered.get("source") and entities.get("source"):
+            gathered["source"] = entities["source"].split(",")[0]
+        if not gathered.get("frequency") and (
+            entities.get("schedule") or entities.get("frequency")
+        ):
+            gathered["frequency"] = entities.get("schedule") or entities["frequency"]
+            gathered["zone"] = gathered.get("zone") or zone
+    if opening and "frequency" not in gathered and is_one_off(text):
+        gathered["frequency"], gathered["zone"] = "once", gathered.get("zone") or zone
+    if (
+        "when" in wizard.asking
+        and "when" in _missing(gathered)
+        and ({"frequency", "zone"} & found.keys())
+    ):
+        # Asked, and answered without a day or time: a stated default beats asking again.
+        _default_when(gathered)
+    if proposal:
+        return _propose(state, gathered)
+    missing = _missing(gathered)
     if not missing:
+        duplicate = _identical_agent(turn, gathered)
+        if duplicate is not None and not wizard.duplicate_of:
+            return _point_out(state, gathered, duplicate)
         return _finish(turn, state.replace(wizard=None), gathered)
     asking = tuple(missing[:MAX_QUESTIONS])
-    lead = "I'll help you create an agent for that." if starting else "Got it!"
-    parts = [lead]
-    so_far = gathered_lines(gathered)
-    if so_far:
-        parts.append("So far:\n" + "\n".join(so_far))
-    parts.append(
-        _questions(asking) if len(asking) == 1 else "A few questions:\n" + _questions(asking)
-    )
+    known = describe(gathered)
+    if opening:
+        lead = (
+            f"I'll create a new agent that {known}."
+            if known
+            else "I'll help you create a new agent."
+        )
+    else:
+        lead = "Got it." + (f" So far: an agent that {known}." if known else "")
+    question = _questions(asking, gathered.get("zone") or zone)
+    joiner = "\n\n" if "\n" in question else " "
+    content = lead + joiner + ("A few questions:\n" if "\n" in question else "") + question
     return Outcome(
-        Reply("\n\n".join(parts), decision="wizard_ask"),
+        Reply(content, decision="wizard_ask"),
         state.replace(wizard=Wizard(wizard.kind, gathered, asking)),
     )
 
 
-def wizard_recap(wizard: Wizard) -> Reply:
-    lines = gathered_lines(wizard.gathered)
-    parts = ["No problem! We were setting up a new agent."]
-    parts.append(
-        "So far we have:\n" + "\n".join(lines) if lines else "We haven't settled any details yet."
+def _default_when(gathered: dict[str, str]) -> None:
+    frequency = gathered.get("frequency", "")
+    said = []
+    if frequency.startswith(("weekly", "biweekly")) and not any(
+        day in frequency for day in ("monday", "tuesday", "wednesday", "thursday", "friday")
+    ):
+        frequency += " monday"
+        said.append("a day")
+    if not re.search(r"\d{1,2}:\d{2}", frequency):
+        frequency += " 09:00"
+        said.append("a time")
+    gathered["frequency"] = frequency
+    gathered["defaulted"] = " or ".join(said)
+
+
+def _propose(state: AssistantState, gathered: dict[str, str]) -> Outcome:
+    known = describe(gathered) or "takes this off your hands"
+    lines = "\n".join(detail_lines(gathered))
+    content = (
+        f"That sounds like a job for an agent. I can set up an agent that {known}."
+        + (f"\n{lines}\n" if lines else " ")
+        + "Shall I set it up?"
     )
-    if wizard.asking:
-        parts.append(f"I was asking:\n{_questions(wizard.asking)}")
-    return Reply("\n\n".join(parts), decision="wizard_recap")
+    return Outcome(
+        Reply(content, meta={"offer": {"action_type": "create_agent"}}, decision="wizard_propose"),
+        state.replace(wizard=Wizard("create_agent", gathered, (), proposed=True)),
+    )
 
 
-def wizard_summary(wizard: Wizard) -> dict[str, object]:
-    """The open wizard in short form, for a page picking the conversation back up."""
-    gathered = wizard.gathered
-    return {
-        "kind": wizard.kind,
-        "title": "Setting up a new agent",
-        "gathered": [
-            {"field": key, "label": LABELS[key], "value": display(gathered[key])}
-            for key in ("source", "trigger", "action", "destination", "schedule", "details")
-            if gathered.get(key)
-        ],
-        "question": _questions(wizard.asking) if wizard.asking else None,
+def proposal_accepted(turn: Turn, state: AssistantState, text: str) -> Outcome:
+    """A yes to a proposal (or to a second, identical agent): go on as if asked."""
+    wizard = state.wizard or Wizard()
+    rest = _YES_BUT_RE.sub("", text, count=1) if _YES_BUT_RE.match(text) else text
+    accepted = Wizard(wizard.kind, wizard.gathered, wizard.asking, duplicate_of=wizard.duplicate_of)
+    return wizard_step(turn, state.replace(wizard=accepted), rest)
+
+
+def _words(value: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9]{3,}", value.lower()) if w not in NAME_STOPWORDS}
+
+
+def _when_key(value: str) -> tuple[frozenset[str], str]:
+    lowered = value.lower()
+    days = frozenset(d for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun") if d in lowered)
+    clock = re.search(r"(\d{1,2}):(\d{2})", lowered)
+    return days, (f"{int(clock.group(1))}:{clock.group(2)}" if clock else "")
+
+
+def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
+    """An agent of the tenant that already does this: same source and most details alike."""
+    config = planned_config(gathered)
+    ours_where = set(re.findall(r"#[\w-]+|[\w.+-]+@[\w.-]+", config.get("destination", "")))
+    ours_what = _words(config.get("trigger", "") + " " + config.get("action", ""))
+    for agent in agents.agents_for_matching(tenant=turn.tenant):
+        theirs = {k: str(v) for k, v in (agent.config or {}).items()}
+        if theirs.get("source", "").lower() != config.get("source", "").lower():
+            continue
+        score = 1
+        where = set(re.findall(r"#[\w-]+|[\w.+-]+@[\w.-]+", theirs.get("destination", "")))
+        if ours_where and where:
+            score += 1 if ours_where == where else -1
+        what = _words(theirs.get("trigger", "") + " " + theirs.get("action", ""))
+        if what and ours_what and len(what & ours_what) / min(len(what), len(ours_what)) >= 0.5:
+            score += 1
+        if _when_key(theirs.get("schedule", "")) == _when_key(config.get("schedule", "")):
+            score += 1
+        if score >= 3:
+            return agent
+    return None
+
+
+def _point_out(state: AssistantState, gathered: dict[str, str], agent: Agent) -> Outcome:
+    lines = "\n".join(
+        f"- {k.title()}: {v}" for k, v in (agent.config or {}).items() if v and k != "details"
+    )
+    content = (
+        f"You already have an agent that does this: {agent.name}.\n{lines}\n\n"
+        f'I can run {agent.name} now, or create a second one anyway: say "create it anyway" '
+        '(and give it a name if you like), or "no" to leave things as they are.'
+    )
+    return Outcome(
+        Reply(
+            content,
+            meta={"agents_referenced": [agent.name], "offer": {"action_type": "create_agent"}},
+            decision="wizard_duplicate",
+        ),
+        state.replace(
+            wizard=Wizard("create_agent", gathered, (), proposed=True, duplicate_of=agent.name),
+            last_agent=agent.name,
+        ),
+    )
+
+
+def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
+    schedule = schedule_of(gathered)
+    config = {
+        "source": gathered.get("source", ""),
+        "trigger": gathered.get("trigger", ""),
+        "action": gathered.get("task") or gathered.get("action", ""),
+        "destination": gathered.get("destination", ""),
+        "schedule": schedule.words() if schedule else "",
+        "details": "; ".join(filter(None, [gathered.get("about"), gathered.get("details")])),
     }
+    return {k: v[:500] for k, v in config.items() if v}
 
 
 def _agent_name_for(gathered: Mapping[str, str]) -> str:
@@ -164,28 +363,37 @@ def _agent_name_for(gathered: Mapping[str, str]) -> str:
         return gathered["name"]
     source = gathered.get("source", "").replace("_", "-")
     skip = NAME_STOPWORDS | set(source.split("-"))
-    words = [
-        w for w in re.findall(r"[a-z0-9]+", gathered.get("trigger", "").lower()) if w not in skip
-    ]
-    action = gathered.get("action", "").lower()
+    watched = gathered.get("trigger") or gathered.get("task", "")
+    words = [w for w in re.findall(r"[a-z0-9]+", watched.lower()) if w not in skip]
+    action = (gathered.get("action") or "").lower()
     role = "reporter" if re.search(r"summar|report|digest", action) else "monitor"
+    if gathered.get("task"):
+        role = "sync"
     if words and re.search(r"summar|report|digest|alert|monitor", words[-1]):
         role = ""
-    return "-".join(part for part in [source, *words[-2:], role] if part) or "agent"
+    return "-".join(part for part in [source, *words[:3], role] if part) or "agent"
 
 
 def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outcome:
     name = agents.agent_unique_name(tenant=turn.tenant, base=_agent_name_for(gathered))
+    config = planned_config(gathered)
     effect = CreateAgent(
         agent_id=new_id(),
         name=name,
-        description=f"{display(gathered['action'])}: {gathered['trigger']}"[:500],
-        config={key: gathered[key] for key in CONFIG_KEYS if gathered.get(key)},
+        description=describe(gathered)[:500],
+        config=config,
     )
+    shown = {**gathered, "name": name}
     content = (
-        "Done! I've created your agent:\n"
-        + "\n".join([f"- Name: {name}", *gathered_lines(gathered)])
-        + '\n\nSay "run it" to start it now.'
+        f"Done! I've created {name}, an agent that {describe(gathered)}.\n"
+        + "\n".join(detail_lines(shown))
+        + '\n\nSay "run it" to start it now, or "actually cancel that" to undo.'
+    )
+    created = Created(
+        agent_id=effect.agent_id,
+        name=name,
+        frequency=gathered.get("frequency", ""),
+        zone=gathered.get("zone", ""),
     )
     return Outcome(
         Reply(
@@ -193,6 +401,85 @@ def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outc
             meta={"agents_referenced": [name], "created_agent": name},
             decision="agent_created",
         ),
-        state.replace(last_agent=name),
+        state.replace(last_agent=name, created=created),
         (effect,),
     )
+
+
+def undo_created(state: AssistantState) -> Outcome:
+    created = state.created
+    assert created is not None
+    return Outcome(
+        Reply(
+            f"Okay, I've undone that: {created.name} is deleted and nothing else changed.",
+            meta={"agents_referenced": [created.name], "deleted_agent": created.name},
+            decision="agent_creation_undone",
+        ),
+        state.replace(created=None, last_agent=None),
+        (DeleteAgent(agent_id=created.agent_id),),
+    )
+
+
+def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | None:
+    """Details given right after creation ("call it X", "in #ops", "Madrid time") amend it."""
+    created = state.created
+    if created is None:
+        return None
+    have = {"frequency": created.frequency, "zone": created.zone, "source": "set", "trigger": "x"}
+    found = read_slots(text, have=have, asking=(), zone=tenant_zone(turn), opening=False)
+    changes: dict[str, str] = {}
+    if found.get("destination"):
+        changes["destination"] = found["destination"]
+    frequency = found.get("frequency") or created.frequency
+    zone = found.get("zone") or created.zone
+    if frequency and (frequency, zone) != (created.frequency, created.zone):
+        changes["schedule"] = Schedule(frequency, zone or "UTC").words()
+    new_name = found.get("name")
+    if not changes and not new_name:
+        return None
+    name = agents.agent_unique_name(tenant=turn.tenant, base=new_name) if new_name else None
+    shown = name or created.name
+    lines = [f"- {LABELS.get(k, k.title())}: {v}" for k, v in changes.items()]
+    if name:
+        lines.insert(0, f"- Name: {created.name} → {name}")
+    return Outcome(
+        Reply(
+            f"Updated {shown}:\n" + "\n".join(lines),
+            meta={"agents_referenced": [shown], "changes": changes},
+            decision="agent_amended",
+        ),
+        state.replace(
+            last_agent=shown,
+            created=Created(created.agent_id, shown, frequency or "", zone or ""),
+        ),
+        (UpdateAgent(agent_id=created.agent_id, name=name, config=changes),),
+    )
+
+
+def wizard_recap(wizard: Wizard, zone: str) -> Reply:
+    lines = detail_lines(wizard.gathered)
+    parts = ["No problem! We were setting up a new agent."]
+    parts.append(
+        "So far we have:\n" + "\n".join(lines) if lines else "We haven't settled any details yet."
+    )
+    if wizard.asking:
+        parts.append(f"I was asking:\n{_questions(wizard.asking, zone)}")
+    return Reply("\n\n".join(parts), decision="wizard_recap")
+
+
+def wizard_summary(wizard: Wizard) -> dict[str, object]:
+    """The open wizard in short form, for a page picking the conversation back up."""
+    return {
+        "kind": wizard.kind,
+        "title": "Setting up a new agent",
+        "gathered": [
+            {"field": key, "label": label, "value": value}
+            for key, label in LABELS.items()
+            for line in detail_lines(wizard.gathered)
+            if line.startswith(f"- {label}: ")
+            for value in [line.removeprefix(f"- {label}: ")]
+        ],
+        "question": _questions(wizard.asking, wizard.gathered.get("zone") or "UTC")
+        if wizard.asking
+        else None,
+    }

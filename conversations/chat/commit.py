@@ -20,6 +20,7 @@ from conversations.agents import selectors as agent_selectors
 from conversations.agents import services as agent_services
 from conversations.assistant.effects import (
     CreateAgent,
+    DeleteAgent,
     Effect,
     RunAgent,
     UpdateAgent,
@@ -60,6 +61,11 @@ def _apply(
     elif isinstance(effect, UpdateAgent):
         agent = agent_selectors.agent_get(tenant=tenant, agent_id=effect.agent_id)
         agent_services.agent_update(agent=agent, name=effect.name, config=effect.config or None)
+    elif isinstance(effect, DeleteAgent):
+        # Applied twice (a retry), the second finds nothing left to delete.
+        gone = agent_selectors.agent_get_or_none(tenant=tenant, agent_id=effect.agent_id)
+        if gone is not None:
+            agent_services.agent_delete(agent=gone)
 
 
 @transaction.atomic

@@ -1,0 +1,423 @@
+"""The details of an agent a message gives, as clean phrases in the user's own words.
+
+The offline tier's entities say *which* tool or schedule a message names (normalized, accents
+stripped); this reads the phrases a summary shows back from the original text, case and accents
+intact: what to watch, the job described, the destination with its channel or address
+verbatim, the schedule in words with its time zone, an explicit name. An acknowledgement
+("yes please", "ok", "sure") gives nothing.
+"""
+
+from __future__ import annotations
+
+import re
+import zoneinfo
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from intents.offline.entities import extract_entities
+from intents.offline.schedule import find_schedule, find_time
+from intents.offline.text import normalize
+
+# Cities and zone words people say, to IANA names (a full "Europe/Berlin" is read as is).
+ZONES = {
+    "berlin": "Europe/Berlin", "berliner": "Europe/Berlin", "london": "Europe/London",
+    "londres": "Europe/London", "paris": "Europe/Paris", "madrid": "Europe/Madrid",
+    "amsterdam": "Europe/Amsterdam", "brussels": "Europe/Brussels", "zurich": "Europe/Zurich",
+    "vienna": "Europe/Vienna", "wien": "Europe/Vienna", "rome": "Europe/Rome",
+    "roma": "Europe/Rome", "lisbon": "Europe/Lisbon", "lisboa": "Europe/Lisbon",
+    "dublin": "Europe/Dublin", "stockholm": "Europe/Stockholm", "warsaw": "Europe/Warsaw",
+    "helsinki": "Europe/Helsinki", "athens": "Europe/Athens", "istanbul": "Europe/Istanbul",
+    "munich": "Europe/Berlin", "munchen": "Europe/Berlin", "hamburg": "Europe/Berlin",
+    "new york": "America/New_York", "nueva york": "America/New_York",
+    "eastern": "America/New_York", "boston": "America/New_York", "toronto": "America/Toronto",
+    "chicago": "America/Chicago", "central": "America/Chicago", "denver": "America/Denver",
+    "mountain": "America/Denver", "los angeles": "America/Los_Angeles",
+    "san francisco": "America/Los_Angeles", "pacific": "America/Los_Angeles",
+    "seattle": "America/Los_Angeles", "mexico city": "America/Mexico_City",
+    "sao paulo": "America/Sao_Paulo", "buenos aires": "America/Argentina/Buenos_Aires",
+    "sydney": "Australia/Sydney", "melbourne": "Australia/Melbourne",
+    "auckland": "Pacific/Auckland", "tokyo": "Asia/Tokyo", "seoul": "Asia/Seoul",
+    "singapore": "Asia/Singapore", "hong kong": "Asia/Hong_Kong", "shanghai": "Asia/Shanghai",
+    "mumbai": "Asia/Kolkata", "india": "Asia/Kolkata", "bangalore": "Asia/Kolkata",
+    "dubai": "Asia/Dubai", "utc": "UTC", "gmt": "UTC",
+}  # fmt: skip
+_ZONE_RE = re.compile(
+    r"\b(?:" + "|".join(sorted((re.escape(z) for z in ZONES), key=len, reverse=True)) + r")\b"
+)
+_IANA_RE = re.compile(r"\b([A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)\b")
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+_CHANNEL_RE = re.compile(r"(?<![\w#])#[A-Za-z0-9][\w-]*")
+_EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_NAME_RE = re.compile(
+    r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
+    r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne es|\bnenn es|\bchamado|"
+    r"\bchama-o)\s*[:=]?\s*[\"'“«]?([A-Za-z0-9][A-Za-z0-9_-]{1,60})"
+)
+_ACK_RE = re.compile(
+    r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
+    r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
+    r"d'accord|merci|ja|bitte|danke|genau|klar|sim|obrigad[oa])\b[\s,.!]*)+",
+    re.IGNORECASE,
+)
+_QUESTION_RE = re.compile(
+    r"\?\s*$|^(?:quick question|question)\b|^(?:how|what|why|when|where|who|which|can|could|"
+    r"do|does|is|are)\b.*\?",
+    re.IGNORECASE,
+)
+# What a request watches or works on, after its verb ("watches our Jira board for X" -> X).
+_WATCH_FOR_RE = re.compile(
+    r"\b(?:watch(?:es|ing)?|monitor(?:s|ing)?|check(?:s|ing)?|scan(?:s|ning)?|track(?:s|ing)?|"
+    r"look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?)\s+"
+    r"(?:[^,.;!?]{0,60}?)\s+for\s+(?P<what>[^.;!?]+)",
+    re.IGNORECASE,
+)
+_WATCH_RE = re.compile(
+    r"\b(?:keep(?:s|ing)? an eye on|watch(?:es|ing)?|monitor(?:s|ing)?|track(?:s|ing)?|"
+    r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|pull(?:s|ing)?|"
+    r"surveille|surveiller|vigila|vigilar|monitorea|überwacht|ueberwacht|beobachtet|"
+    r"monitora|sammelt|recoge|recopila|collecte)\s+(?P<what>[^.;!?]+)",
+    re.IGNORECASE,
+)
+_SUMMARY_OF_RE = re.compile(
+    r"\b(?:summary|summaries|digest|report|roundup|recap|overview|list|résumé|resume|resumen|"
+    r"informe|rapport|Zusammenfassung|Bericht|resumo|relatório|relatorio)\s+"
+    r"(?:\w+\s+)?(?:of|de|des|du|der|von|do|da|sobre|über)\s+(?P<what>[^.;!?]+)",
+    re.IGNORECASE,
+)
+_AGENT_FOR_RE = re.compile(
+    r"\b(?:agent|bot|automation|agente)\s+(?:for|para|pour|für)\s+(?P<what>[^.;!?]+)",
+    re.IGNORECASE,
+)
+# A described job ("I spend an hour copying X from A into B"), from its verb on.
+_JOB_RE = re.compile(
+    r"\b(?P<verb>copying|copy|pasting|paste|pulling|exporting|moving|compiling|updating|"
+    r"analy[sz]e|analy[sz]ing|prepare|preparing|put together|putting together|"
+    r"transferring|syncing|entering|typing|copiando|pegando|exportando|pasando|copier|"
+    r"recopier|coller|exporter|kopiere|kopieren|übertrage|uebertrage|exportiere|copiar|"
+    r"copio|copie)\b(?P<rest>[^.;!?]+)",
+    re.IGNORECASE,
+)
+_GERUND = {
+    "copying": "Copy", "pasting": "Paste", "pulling": "Pull", "exporting": "Export",
+    "moving": "Move", "compiling": "Compile", "updating": "Update", "transferring": "Transfer",
+    "syncing": "Sync", "entering": "Enter", "typing": "Type", "analyzing": "Analyze",
+    "analysing": "Analyse", "preparing": "Prepare", "putting together": "Put together",
+}  # fmt: skip
+# Where a phrase stops: its schedule, its destination, or the next clause.
+_TAIL_RE = re.compile(
+    r"\s*(?:\(|,|;| - | and (?:then )?(?:send|sends|post|posts|email|emails|alert|alerts|ping|"
+    r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports)\b|"
+    r" then\b| every\b| each\b| daily\b| weekly\b| monthly\b| hourly\b| at \d| on (?:mon|tue|"
+    r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
+    r" y (?:me |nos |te )?(?:env[ií]\w*|mand\w*|avis\w*|public\w*)| et (?:m'|nous |me )?"
+    r"(?:envoie|envoyer|poste|publie|alerte)\w*| und (?:mir |uns )?(?:schick|send|post)\w*|"
+    r" cada\b| chaque\b| tous les\b| toutes les\b| jeden\b| jede\b| todos los\b| todas las\b|"
+    r" los (?:lunes|martes|miercoles|miércoles|jueves|viernes)| a las \d| à \d| um \d|"
+    r" por (?:slack|correo|email)| par (?:e-?mail|slack)| an #| à [\w.+-]+@| a [\w.+-]+@|"
+    r" that day\b(?=.*\bevery\b))",
+    re.IGNORECASE,
+)
+_LEAD_RE = re.compile(r"^(?:for|the|all|any|our|my|me|us|un|una|une|le|la|les|los|las|der|die|"
+                      r"das|den|eine|einen|ein)\s+", re.IGNORECASE)  # fmt: skip
+_SUMMARY_WORDS = re.compile(
+    r"\b(?:summar\w*|digest|recap|roundup|round-up|resumen|resum\w*|résumé|zusammenfass\w*|"
+    r"synthese|synthèse)\b",
+    re.IGNORECASE,
+)
+_REPORT_WORDS = re.compile(
+    r"\b(?:report\w*|informe|rapport|bericht|relat[oó]rio|dashboard)\b", re.IGNORECASE
+)
+_ALERT_WORDS = re.compile(
+    r"\b(?:alert\w*|notif\w*|ping\w*|warn\w*|heads-up|avis\w*|alerte\w*|benachrichtig\w*|"
+    r"warne\w*|nudge\w*|remind\w*)\b",
+    re.IGNORECASE,
+)
+_SEND_WORDS = re.compile(
+    r"\b(?:send\w*|post\w*|email\w*|e-mail\w*|mail\w*|message\w*|share\w*|drop\w*|envi\w*|"
+    r"mand\w*|publi\w*|schick\w*|poste\w*)\b",
+    re.IGNORECASE,
+)
+_ONE_OFF_RE = re.compile(
+    r"\b(?:once|one-off|one off|just this time|for the board|board meeting|presentation|slides|"
+    r"deck|tomorrow|next week|by friday|before the|for the meeting|ad hoc|right now)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """A schedule as the offline tier reads it, and the time zone it is in."""
+
+    compact: str  # "weekly monday 08:00", "daily 09:00", "every 15 minutes", "weekly"
+    zone: str
+
+    @property
+    def complete(self) -> bool:
+        """Whether it says when (a weekly one needs its day and time, a daily one its time)."""
+        words = self.compact.split()
+        if words[0] in ("hourly", "every", "minutely", "once"):
+            return True
+        has_time = bool(re.search(r"\d{1,2}:\d{2}", self.compact))
+        if words[0] in ("weekly", "biweekly"):
+            return has_time and any(day in words for day in _DAYS)
+        if words[0] == "monthly":
+            return has_time or len(words) > 1
+        return has_time
+
+    def words(self) -> str:
+        """ "Every Monday at 08:00 (Europe/Berlin)"."""
+        if self.compact == "once":
+            return "Once, right away"
+        return f"{schedule_words(self.compact)} ({self.zone})"
+
+
+def schedule_words(compact: str) -> str:
+    words = compact.split()
+    clock = next((w for w in words if re.fullmatch(r"\d{1,2}:\d{2}", w)), None)
+    days = [w.title() for w in words if w in _DAYS]
+    at = f" at {clock}" if clock else ""
+    if clock and int(clock.split(":")[0]) > 12:
+        hour, minute = int(clock.split(":")[0]) - 12, clock.split(":")[1]
+        at += f" ({hour}{':' + minute if minute != '00' else ''} pm)"
+    head = words[0] if words else ""
+    if head == "weekly" and days:
+        return f"Every {' and '.join(days)}{at}"
+    if head == "biweekly":
+        return f"Every other {' and '.join(days) or 'week'}{at}"
+    if head in ("weekdays", "weekday"):
+        return f"Every weekday{at}"
+    if head == "daily":
+        return f"Every day{at}"
+    if head == "hourly":
+        return "Every hour"
+    if head == "monthly":
+        rest = " ".join(w for w in words[1:] if w != clock)
+        return f"Every month{(' on the ' + rest) if rest else ''}{at}"
+    if head == "once":
+        return "Once, now"
+    if head == "every":
+        return compact[0].upper() + compact[1:]
+    if head == "weekly":
+        return f"Every week{at}"
+    return compact[0].upper() + compact[1:] if compact else compact
+
+
+def zone_in(text: str) -> str | None:
+    """The time zone a message names, if any ("9am Berlin time" -> Europe/Berlin)."""
+    iana = _IANA_RE.search(text)
+    if iana:
+        try:
+            zoneinfo.ZoneInfo(iana.group(1))
+            return iana.group(1)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            pass
+    match = _ZONE_RE.search(normalize(text))
+    return ZONES[match.group(0)] if match else None
+
+
+def _clean(phrase: str) -> str:
+    phrase = _TAIL_RE.split(phrase, maxsplit=1)[0]
+    phrase = phrase.strip(" ,.;:!?-\"'")
+    for _ in range(2):
+        phrase = _LEAD_RE.sub("", phrase)
+    return phrase[:160].strip()
+
+
+def _job(text: str) -> str | None:
+    match = _JOB_RE.search(text)
+    if not match:
+        return None
+    rest = re.sub(r"\s*\([^)]*\)", "", match.group("rest"))
+    rest = re.split(r"\s*(?:,|;| every\b| each\b| cada\b| chaque\b| jeden\b)", rest)[0]
+    verb = match.group("verb")
+    lead = _GERUND.get(verb.lower(), verb)  # other languages' words stay as written
+    return f"{lead}{rest}".strip(" ,.")[:200]
+
+
+def what_it_watches(text: str) -> str | None:
+    """What a request watches or works on, in the user's words ("overdue tickets")."""
+    for pattern in (_WATCH_FOR_RE, _SUMMARY_OF_RE, _WATCH_RE):
+        match = pattern.search(text)
+        if match:
+            phrase = _clean(match.group("what"))
+            if len(phrase) >= 3 and not _EMAIL_RE.fullmatch(phrase):
+                return phrase
+    return None
+
+
+def what_it_does(text: str) -> str | None:
+    """The kind of output a request asks for: a summary, a report, an alert, a message."""
+    text = _CHANNEL_RE.sub(" ", _EMAIL_RE.sub(" ", text))  # "#ops-alerts" names a channel
+    if _SUMMARY_WORDS.search(text):
+        return "Send a summary"
+    if _REPORT_WORDS.search(text):
+        return "Build a report"
+    if _ALERT_WORDS.search(text):
+        return "Send an alert"
+    if _SEND_WORDS.search(text):
+        return "Send the results"
+    return None
+
+
+def destination_in(text: str, entity: str | None) -> str | None:
+    """Where results go, with channels and addresses exactly as written."""
+    channel = _where_to(_CHANNEL_RE, text)
+    email = _where_to(_EMAIL_RE, text)
+    tool = (entity or "").split(":")[0]
+    if channel and email and email.start() > channel.start():
+        channel = None  # "messages from #standup … emailed to team@acme.com"
+    if channel:
+        where = "Microsoft Teams" if tool == "teams" else "Slack"
+        return f"{where} {channel.group(0)}"
+    if email and not re.search(r"\b(?:add|invite|remove|user)\b", text, re.IGNORECASE):
+        return email.group(0)
+    if tool in ("slack", "teams", "discord", "email", "sms"):
+        return {"slack": "Slack", "teams": "Microsoft Teams", "discord": "Discord"}.get(
+            tool, "Email" if tool == "email" else "SMS"
+        )
+    return None
+
+
+_READ_FROM_RE = re.compile(
+    r"\b(?:from|of|del|aus|von|depuis)\s+(?:the\s+|our\s+|my\s+|la\s+|le\s+|"
+    r"el\s+|dem\s+|der\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def _where_to(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
+    """The first channel or address results go to; one read from ("from #standup") is not."""
+    for match in pattern.finditer(text):
+        if not _READ_FROM_RE.search(text[max(0, match.start() - 30) : match.start()]):
+            return match
+    return None
+
+
+_NEW_SOURCE = r"\b(?:from|source|instead|switch|rather)\b"
+
+
+def _tool_of(destination: str) -> str:
+    for tool, shown in (("slack", "Slack"), ("teams", "Microsoft Teams"), ("discord", "Discord")):
+        if destination.startswith(shown):
+            return tool
+    return "email" if "@" in destination or destination == "Email" else ""
+
+
+def name_in(text: str) -> str | None:
+    match = _NAME_RE.search(text)
+    return match.group(1).strip("-_").lower() if match else None
+
+
+def is_acknowledgement(text: str) -> bool:
+    return not _ACK_RE.sub("", text.strip()).strip(" ,.!")
+
+
+def is_question(text: str) -> bool:
+    return bool(_QUESTION_RE.search(text.strip()))
+
+
+def is_one_off(text: str) -> bool:
+    return bool(_ONE_OFF_RE.search(text))
+
+
+def read_slots(
+    text: str,
+    *,
+    have: Mapping[str, str],
+    asking: Sequence[str],
+    zone: str,
+    opening: bool,
+) -> dict[str, str]:
+    """The details ``text`` adds to what the wizard ``have``s (only what it changes)."""
+    if is_acknowledgement(text):
+        return {}
+    body = _ACK_RE.sub("", text.strip()).strip()
+    found = extract_entities(body)
+    slots: dict[str, str] = {}
+    destination = destination_in(body, found.get("destination"))
+    source = found.get("source", "").split(",")[0]
+    dest_tool = _tool_of(destination or "")
+    # A tool named as where results go ("in Slack", "por Slack") is not the source; nor does
+    # a later mention replace a source already given unless the user says so.
+    if (
+        source
+        and source != dest_tool
+        and (not have.get("source") or re.search(_NEW_SOURCE, body, re.IGNORECASE))
+    ):
+        slots["source"] = source
+    if destination:
+        slots["destination"] = destination
+    name = name_in(body)
+    if name:
+        slots["name"] = name
+    when = found.get("schedule") or found.get("frequency")
+    said_zone = zone_in(body)
+    if when or said_zone or (have.get("frequency") and (find_time(normalize(body)))):
+        compact = _merge_when(have.get("frequency", ""), when, body)
+        if compact and not re.search(r"\d{1,2}:\d{2}", compact):
+            for part, clock in _PART_OF_DAY.items():
+                if part in compact.split():
+                    # "every morning": the usual hour, said back in the summary.
+                    compact = compact.replace(part, clock)
+                    slots["defaulted"] = "an exact time"
+        if compact:
+            slots["frequency"] = compact
+            slots["zone"] = said_zone or have.get("zone") or zone
+        elif said_zone:
+            slots["zone"] = said_zone
+    if opening or not have.get("trigger"):
+        watched = what_it_watches(body)
+        if watched and not (have.get("trigger") and not opening):
+            slots["trigger"] = watched
+    purpose = _AGENT_FOR_RE.search(body)
+    if purpose and opening:
+        about = _clean(purpose.group("what"))
+        if len(about) >= 3:
+            slots["about"] = about
+    job = _job(body)
+    if job and not have.get("task"):
+        slots["task"] = job
+    does = what_it_does(body)
+    if does and (not have.get("action") or does != "Send the results"):
+        slots["action"] = does
+    if not opening and not is_question(body):
+        _free_text(body, slots, have, asking)
+    return slots
+
+
+_PART_OF_DAY = {"morning": "09:00", "afternoon": "14:00", "evening": "18:00", "night": "22:00"}
+
+
+def _merge_when(before: str, when: str | None, text: str) -> str | None:
+    """A schedule from this answer, completed by the frequency asked about before."""
+    if when and Schedule(when, "UTC").complete:
+        return when
+    if before:
+        merged = find_schedule(normalize(f"{before} {text}"))
+        if merged:
+            return merged[0]
+    return when
+
+
+def _free_text(
+    body: str, slots: dict[str, str], have: Mapping[str, str], asking: Sequence[str]
+) -> None:
+    """A plain answer to the free-text question being asked ("revenue by region")."""
+    open_fields = [f for f in asking if f in ("trigger", "action") and not have.get(f)]
+    parts = [p.strip(" .!") for p in re.split(r"\s*[,;]\s*|\s+and\s+(?=\w+ alerts?\b)", body)]
+    plain = [
+        p
+        for p in parts
+        if len(p) >= 3
+        and not extract_entities(p)
+        and not _NAME_RE.search(p)
+        and not is_acknowledgement(p)
+    ]
+    if open_fields and not slots.get(open_fields[0]) and plain:
+        slots[open_fields[0]] = plain.pop(0)[:160]
+    # What answers no question still matters ("the PLATFORM project, past due date").
+    used = " ".join(v for v in slots.values()).lower()
+    extra = [p for p in plain if p.lower() not in used]
+    if extra:
+        slots["details"] = "; ".join(filter(None, [have.get("details", ""), *extra]))[:300]
