@@ -318,10 +318,12 @@ def _follow_up(
         top = max(range(len(probs)), key=probs.__getitem__)
         answered = ANSWER_KEYS & entities.keys()
         naming = "name" in ctx.wizard_asking and len(parsed.tokens) <= 4
+        # A question of its own ("quick question: how do tokens work?") is not an answer.
+        asks = bool(concepts & _QUESTION_WORDS) and "?" in parsed.norm
         switching = (
             not naming
             and LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
-            and probs[top] >= 0.85
+            and probs[top] >= (0.5 if asks else 0.85)
             and not answered
             and n_units >= 2
         )

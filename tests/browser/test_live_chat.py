@@ -105,12 +105,13 @@ def test_an_option_opens_the_wizard_and_a_reload_brings_the_history_back(
 
     options.nth(1).click()
     wizard = chat.finished_answers.nth(1)
-    expect(wizard).to_contain_text("I'll help you create an agent")
-    # The wizard's numbered questions are questions, not options: nothing to click.
-    expect(wizard.locator("ol > li")).not_to_have_count(0)
+    expect(wizard).to_contain_text("I'll create a new agent that analyzes our customer churn")
+    # A one-off job: no schedule is asked for, and a wizard question is not an option.
+    expect(wizard).to_contain_text("Where does the data come from")
     expect(wizard.locator("li[data-choice]")).to_have_count(0)
     state = conversation(olivia, chat.conversation_id).assistant_state
-    assert state["wizard"]["gathered"]["trigger"] == "customer churn data"
+    assert state["wizard"]["gathered"]["task"].startswith("analyze our customer churn data")
+    assert state["wizard"]["gathered"]["frequency"] == "once"
     assert runs(olivia) == []
 
     stored = messages(olivia, chat.conversation_id)

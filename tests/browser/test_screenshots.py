@@ -66,7 +66,9 @@ def test_screenshots_of_a_real_conversation(
     chat = ChatPage.open(new_context(), daphne)
     for text in WIZARD:
         chat.ask(text)
-    expect(chat.finished_answers.last).to_contain_text("Done! I've created your agent")
+    expect(chat.finished_answers.last).to_contain_text(
+        "Done! I've created jira-overdue-tickets-monitor"
+    )
     listing = chat.ask("list my agents")
     expect(listing.locator("li[data-choice]")).to_have_count(3)
     expect(listing.locator("li[data-choice]").nth(1)).to_contain_text(

@@ -13,7 +13,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from conversations.assistant.effects import CreateAgent, RunAgent, UpdateAgent
+from conversations.assistant.effects import CreateAgent, DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Turn
 from conversations.assistant.respond import assistant_respond
 from conversations.assistant.state import AssistantState, Option, PendingRequest, Wizard
@@ -85,9 +85,12 @@ def test_a_complete_request_decides_an_agent_and_creates_nothing_itself(
     )
     (effect,) = outcome.effects
     assert isinstance(effect, CreateAgent)
-    assert effect.config["source"] == "jira" and effect.config["destination"] == "slack:#ops"
-    assert effect.config["schedule"].startswith("daily")
-    assert outcome.reply.content.startswith("Done! I've created your agent:")
+    assert effect.config["source"] == "jira" and effect.config["destination"] == "Slack #ops"
+    assert effect.config["trigger"] == "overdue tickets"
+    # "every morning" is read as 09:00 in the tenant's zone, and the summary says so.
+    assert effect.config["schedule"] == "Every day at 09:00 (UTC)"
+    assert outcome.reply.content.startswith(f"Done! I've created {effect.name}, an agent that")
+    assert "you didn't say an exact time, so I picked it" in outcome.reply.content
     assert f"- Name: {effect.name}" in outcome.reply.content
     assert outcome.state.wizard is None and outcome.state.last_agent == effect.name
     assert not Agent.objects.for_tenant(world.tenant_a).exists()
@@ -106,6 +109,7 @@ def test_a_partial_request_opens_the_wizard_in_the_state(world: World, reads_onl
     assert wizard is not None and wizard.gathered["source"] == "jira"
     assert wizard.asking == ("trigger", "action", "schedule")
     assert "How often should it run" in outcome.reply.content
+    assert "Times are in UTC unless you name a time zone" in outcome.reply.content
     assert "wizard" not in outcome.reply.meta  # the state is not copied into the reply
 
 
@@ -116,7 +120,8 @@ def test_an_answer_continues_the_wizard_and_cancel_closes_it(world: World, reads
     )  # fmt: skip
     answered = respond(world, open_wizard, "every morning at 9", ActionType.CREATE_AGENT)
     assert answered.state.wizard is not None
-    assert answered.state.wizard.gathered["schedule"] == "daily 09:00"
+    assert answered.state.wizard.gathered["frequency"] == "daily 09:00"
+    assert answered.state.wizard.gathered["zone"] == "UTC"
 
     cancelled = respond(world, answered.state, "cancel", ActionType.UNKNOWN)
     assert cancelled.state.wizard is None
@@ -179,8 +184,10 @@ def test_it_means_the_last_agent_and_a_change_is_an_effect(
     outcome = respond(world, state, "make it daily at 8am instead", ActionType.UPDATE_AGENT)
     (effect,) = outcome.effects
     assert isinstance(effect, UpdateAgent) and effect.agent_id == agents[2].id
-    assert effect.config == {"schedule": "daily 08:00"}
-    assert outcome.reply.content == "Updated notion-reporter:\n- Schedule: not set → daily 08:00"
+    assert effect.config == {"schedule": "Every day at 08:00 (UTC)"}
+    assert outcome.reply.content == (
+        "Updated notion-reporter:\n- Schedule: not set → Every day at 08:00 (UTC)"
+    )
     assert Agent.objects.for_tenant(world.tenant_a).get(name="notion-reporter").config == {}
 
 
@@ -196,7 +203,8 @@ def test_the_role_not_the_intent_decides_what_platform_help_says(
         role=Membership.Role.ADMIN,
     )
     assert "Your role is member" in member.reply.content
-    assert "As a tenant admin" in admin.reply.content
+    assert "“make bob an admin”" in member.reply.content  # what was asked, named back
+    assert "as a tenant admin" in admin.reply.content
     assert member.effects == admin.effects == ()
 
 
@@ -204,3 +212,130 @@ def test_options_last_only_one_turn(world: World, agents: list[Agent], reads_onl
     state = AssistantState(options=(Option(1, "query_info", "Show all your agents"),))
     outcome = respond(world, state, "what can you do?", ActionType.QUERY_INFO)
     assert outcome.state.options == ()
+
+
+# --- Proposals, identical agents, undo and amendments, detours, greetings ---------------------
+
+
+def test_a_described_chore_is_proposed_and_a_yes_in_any_language_creates_it(
+    world: World, reads_only: Any
+) -> None:
+    chore = (
+        "Cada lunes a las 9 (hora de Madrid) paso una hora copiando los números de Stripe "
+        "a la hoja Finanzas"
+    )
+    proposed = respond(world, AssistantState(), chore, ActionType.CREATE_AGENT, confidence=0.6)
+    assert proposed.effects == ()
+    assert proposed.reply.content.endswith("Shall I set it up?")
+    assert "copiando los números de Stripe a la hoja Finanzas" in proposed.reply.content
+    wizard = proposed.state.wizard
+    assert wizard is not None and wizard.proposed
+
+    accepted = respond(world, proposed.state, "sí", ActionType.UNKNOWN, confidence=0.5)
+    (effect,) = accepted.effects
+    assert isinstance(effect, CreateAgent)
+    assert effect.config["source"] == "stripe"
+    assert effect.config["schedule"] == "Every Monday at 09:00 (Europe/Madrid)"
+    assert "Finanzas" in effect.config["action"]  # the user's words, accents and case kept
+
+
+def test_a_declined_proposal_creates_nothing_and_forgets_it(world: World, reads_only: Any) -> None:
+    proposed = respond(
+        world,
+        AssistantState(),
+        "I keep forgetting to check Zendesk for urgent tickets every morning",
+        ActionType.CREATE_AGENT,
+    )
+    declined = respond(world, proposed.state, "no thanks", ActionType.UNKNOWN)
+    assert declined.effects == () and declined.state.wizard is None
+    assert "won't set that up" in declined.reply.content
+
+
+@pytest.fixture
+def jira_watch(world: World) -> Agent:
+    return Agent.objects.create(
+        tenant=world.tenant_a,
+        name="jira-watch",
+        config={"source": "jira", "trigger": "overdue tickets", "destination": "Slack #ops",
+                "schedule": "Every day at 09:00 (UTC)"},
+    )  # fmt: skip
+
+
+def test_an_agent_identical_to_one_that_exists_is_pointed_out_first(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    request = "Create an agent that watches Jira for overdue tickets and alerts #ops daily at 9am"
+    pointed = respond(world, AssistantState(), request, ActionType.CREATE_AGENT)
+    assert pointed.effects == ()
+    assert "You already have an agent that does this: jira-watch" in pointed.reply.content
+    second = respond(
+        world, pointed.state, "create it anyway, call it jira-watch-2", ActionType.CREATE_AGENT
+    )
+    (effect,) = second.effects
+    assert isinstance(effect, CreateAgent) and effect.name == "jira-watch-2"
+
+
+def test_actually_cancel_that_right_after_creating_undoes_it(world: World, reads_only: Any) -> None:
+    created = respond(
+        world,
+        AssistantState(),
+        "Create an agent named sweeper that checks Freshdesk for stale tickets and posts them "
+        "to #support every Sunday at 11pm Paris time",
+        ActionType.CREATE_AGENT,
+    )
+    (made,) = created.effects
+    assert isinstance(made, CreateAgent) and made.name == "sweeper"
+    undone = respond(world, created.state, "actually cancel that", ActionType.UNKNOWN)
+    assert undone.effects == (DeleteAgent(agent_id=made.agent_id),)
+    assert "sweeper is deleted" in undone.reply.content
+    # Only right after: a later "cancel" undoes nothing.
+    later = respond(world, undone.state, "cancel that", ActionType.UNKNOWN)
+    assert later.effects == ()
+
+
+def test_details_right_after_creating_amend_the_new_agent(world: World, reads_only: Any) -> None:
+    created = respond(
+        world,
+        AssistantState(),
+        "Create an agent that watches Jira for overdue tickets and alerts #ops daily at 9am",
+        ActionType.CREATE_AGENT,
+    )
+    (made,) = created.effects
+    assert isinstance(made, CreateAgent)
+    amended = respond(
+        world, created.state, "Berlin time, and call it late-tickets", ActionType.UPDATE_AGENT
+    )
+    (change,) = amended.effects
+    assert change == UpdateAgent(
+        agent_id=made.agent_id,
+        name="late-tickets",
+        config={"schedule": "Every day at 09:00 (Europe/Berlin)"},
+    )
+
+
+def test_a_different_request_mid_wizard_is_answered_and_the_wizard_kept(
+    world: World, agents: list[Agent], reads_only: Any
+) -> None:
+    open_wizard = AssistantState(
+        wizard=Wizard(gathered={"source": "jira", "trigger": "overdue tickets"},
+                      asking=("action", "schedule")),
+    )  # fmt: skip
+    detour = respond(
+        world,
+        open_wizard,
+        "wait, first run the notion-reporter once",
+        ActionType.EXECUTE_TASK,
+        entities={"agent": "notion-reporter"},
+    )
+    (run,) = detour.effects
+    assert isinstance(run, RunAgent) and run.agent_id == agents[2].id
+    assert detour.state.wizard == open_wizard.wizard
+    assert "We're still setting up an agent that watches Jira for overdue tickets" in (
+        detour.reply.content
+    )
+
+
+def test_a_greeting_is_answered_as_a_greeting(world: World, reads_only: Any) -> None:
+    outcome = respond(world, AssistantState(), "hello!", ActionType.UNKNOWN, confidence=0.4)
+    assert outcome.reply.content.startswith("Hello olivia!")
+    assert "1." not in outcome.reply.content and outcome.state.options == ()

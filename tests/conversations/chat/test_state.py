@@ -60,9 +60,10 @@ def test_the_wizard_finishes_after_a_patch_in_the_middle(world: World) -> None:
     patch_metadata(world, chat, {"wizard": None, "colour": "green"})
     done = chat.reply("Every morning at 9am")
 
-    assert done.startswith("Done! I've created your agent:")
+    assert done.startswith("Done! I've created jira-overdue-tickets-monitor, an agent that")
     agent = Agent.objects.for_tenant(world.tenant_a).get()
-    assert agent.config["source"] == "jira" and agent.config["schedule"] == "daily 09:00"
+    assert agent.config["source"] == "jira"
+    assert agent.config["schedule"] == "Every day at 09:00 (UTC)"
     conversation = Conversation.objects.for_tenant(world.tenant_a).get()
     assert conversation.metadata == {"wizard": None, "colour": "green"}  # the client's, as sent
 
@@ -80,7 +81,7 @@ def test_offered_options_survive_a_patch_and_a_number_picks_one(
 
     picked = chat.reply("2")
 
-    assert picked.startswith("I'll help you create an agent")
+    assert picked.startswith("I'll create a new agent that analyzes our customer churn data")
     assert "customer churn" in picked
 
 
