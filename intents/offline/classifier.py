@@ -320,8 +320,11 @@ def _follow_up(
         naming = "name" in ctx.wizard_asking and len(parsed.tokens) <= 4
         # A question of its own ("quick question: how do tokens work?") is not an answer.
         asks = bool(concepts & _QUESTION_WORDS) and "?" in parsed.norm
+        # Without a verb, a phrase ("revenue by region and the top 5 deals") is an answer.
+        acts = any(c.startswith("V_") for c in concepts)
         switching = (
             not naming
+            and (asks or acts)
             and LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
             and probs[top] >= (0.5 if asks else 0.85)
             and not answered

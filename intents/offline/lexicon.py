@@ -241,7 +241,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "atualiz*|renome*|deslig*|chg|chng|chnge|upd|upd8|updt|switch over|fix it so|"
         "set it to|set the|reconfigur*|"
         "restrict*|limit it|narrow*|expand it|extend it|add a step|include also|also include|"
-        "exclude*|push it back|bump*|shift*",
+        "exclude*|push it back|bump*|shift*|reactivat*|reativ*|reaktivier*|reactiv*|"
+        "switch it back on|turn it back on",
     ),
     (
         "instead",
@@ -351,7 +352,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "how does the platform work|how does this platform work|how does it work|"
         "how do agents work|how do skills work|how does this thing work|"
         "getting started|get started|how does this work|how do i use|how to use|"
-        "what are my options|que hago aqui|menu",
+        "what are my options|que hago aqui|menu|what sorts of things|what can you handle|"
+        "what are you capable of|what are you good at|what do you handle",
     ),
     (
         "help",
@@ -381,7 +383,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "user|users|member|members|teammate*|colleague*|"
         "employee*|seat|seats|usuario*|miembro*|utilisateur*|membre*|benutzer*|nutzer*|"
         "mitglied*|mitarbeiter*|membro*|colaborador*|collaborat*|contractor*|intern|interns|"
-        "guest*|new hire*|staff",
+        "guest*|new hire*|staff|left the company|still has access|offboard*|onboard*|"
+        "access to the workspace|workspace access",
     ),
     (
         "role",

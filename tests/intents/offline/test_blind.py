@@ -1,0 +1,63 @@
+"""The offline tier on text it was not tuned on: the frozen blind set and the two dev sets.
+
+``eval_blind.jsonl`` was written from the label definitions alone and committed before any
+tuning (see ``intents/data/eval_blind.md``); it is only measured, never tuned on. The floors
+sit just under the scores recorded in docs/BENCHMARKS.md, so a change that loses ground on
+unseen text fails here rather than in a review. The dev sets (also written blind, but tuned
+on) guard the follow-up reader and the phrasing work.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from pathlib import Path
+
+import pytest
+
+from intents.evaluation import load_dataset, run_cases
+
+DATA = Path(__file__).resolve().parents[3] / "intents" / "data"
+# Per category: (floor, cases). Recorded 2026-11-24: 335/381 (0.879).
+BLIND_FLOORS = {
+    "direct": 0.95,
+    "paraphrase": 0.89,
+    "implicit": 0.71,
+    "contextual": 0.85,
+    "ambiguous": 0.57,
+    "out_of_scope": 0.91,
+    "noisy": 0.90,
+    "long": 0.75,
+    "injection": 0.88,
+    "non_english": 0.91,
+}
+
+
+def _scores(name: str) -> tuple[float, dict[str, float]]:
+    cases = load_dataset(DATA / name)
+    scored = list(run_cases(cases, offline_only=True))
+    hits: dict[str, list[bool]] = defaultdict(list)
+    for s in scored:
+        hits[s.case.category].append(s.correct)
+    overall = sum(s.correct for s in scored) / len(scored)
+    return overall, {c: sum(v) / len(v) for c, v in hits.items()}
+
+
+def test_the_blind_set_is_the_one_that_was_frozen() -> None:
+    expected = (DATA / "eval_blind.sha256").read_text().split()[0]
+    assert hashlib.sha256((DATA / "eval_blind.jsonl").read_bytes()).hexdigest() == expected
+
+
+def test_the_blind_set_holds_its_floors_in_every_category() -> None:
+    overall, per_category = _scores("eval_blind.jsonl")
+    assert overall >= 0.86, overall
+    below = {c: round(score, 3) for c, score in per_category.items() if score < BLIND_FLOORS[c]}
+    assert below == {}, below
+
+
+@pytest.mark.parametrize(
+    ("name", "floor"), [("dev_followups.jsonl", 0.91), ("dev_phrasing.jsonl", 0.86)]
+)
+def test_the_dev_sets_hold_their_floors(name: str, floor: float) -> None:
+    overall, _ = _scores(name)
+    assert overall >= floor, overall
