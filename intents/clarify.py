@@ -18,24 +18,37 @@ ACTION_PHRASES: dict[ActionType, str] = {
 }
 
 
+def action_phrase(action: ActionType, entities: Mapping[str, str] | None = None) -> str:
+    """What ``action`` would do, naming the agent or tool the message was about when known."""
+    entities = entities or {}
+    agent = entities.get("agent")
+    source = (entities.get("source") or "").split(",")[0].replace("_", " ")
+    if agent and action == ActionType.EXECUTE_TASK:
+        return f"run {agent} now"
+    if agent and action == ActionType.UPDATE_AGENT:
+        return f"change {agent}"
+    if agent and action == ActionType.QUERY_INFO:
+        return f"show you what {agent} does and how it last ran"
+    if source and action == ActionType.CREATE_AGENT:
+        return f"create a new agent that works on {source.title()} automatically"
+    return ACTION_PHRASES[action]
+
+
 def clarifying_question_for(
     action: ActionType,
     alternative: ActionType | None = None,
     entities: Mapping[str, str] | None = None,
 ) -> str:
     """A specific question naming the likely action and, when known, the runner-up."""
-    subject = ""
-    if entities:
-        for key in ("agent", "source", "task", "data"):
-            if entities.get(key):
-                subject = f" for {entities[key]}"
-                break
-    if action == ActionType.UNKNOWN and alternative is None:
+    if action == ActionType.UNKNOWN and alternative in (None, ActionType.UNKNOWN):
         return (
             "I'm not sure what you'd like to do. Do you want me to create an agent, run one "
             "of your agents, change an agent, or show you what you have?"
         )
-    first = ACTION_PHRASES[action]
+    if action == ActionType.UNKNOWN:
+        assert alternative is not None
+        action, alternative = alternative, ActionType.UNKNOWN
+    first = action_phrase(action, entities)
     if alternative is not None and alternative != action:
-        return f"Do you want me to {first}{subject}, or {ACTION_PHRASES[alternative]}?"
-    return f"Just to check: do you want me to {first}{subject}?"
+        return f"Do you want me to {first}, or {action_phrase(alternative, entities)}?"
+    return f"Just to check: do you want me to {first}?"

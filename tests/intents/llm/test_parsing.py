@@ -246,7 +246,7 @@ def test_a_low_confidence_without_a_question_gets_the_template_one() -> None:
     )
 
     assert result.clarifying_question == (
-        "Do you want me to create a new agent that does this automatically for notion, "
+        "Do you want me to create a new agent that works on Notion automatically, "
         "or run one of your existing agents now?"
     )
 
@@ -359,3 +359,32 @@ def test_an_object_with_the_right_keys_and_wrong_types_is_always_valid(
         and payload.get("action_type") in ACTIONS
     ):
         assert result.confidence == min(1.0, max(0.0, float(confidence)))
+
+
+@pytest.mark.parametrize(
+    ("action", "alternative", "entities", "question"),
+    [
+        (
+            "unknown",
+            "execute_task",
+            {},
+            "Do you want me to run one of your existing agents now, or something else?",
+        ),
+        (
+            "query_info",
+            "execute_task",
+            {"agent": "jira-overdue-monitor"},
+            "Do you want me to show you what jira-overdue-monitor does and how it last ran, "
+            "or run jira-overdue-monitor now?",
+        ),
+    ],
+)
+def test_a_template_question_reads_as_a_sentence(
+    action: str, alternative: str, entities: dict[str, str], question: str
+) -> None:
+    from intents.clarify import clarifying_question_for
+    from intents.types import ActionType
+
+    assert (
+        clarifying_question_for(ActionType(action), ActionType(alternative), entities) == question
+    )
