@@ -189,7 +189,17 @@ CELERY_TASK_ACKS_LATE = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # One place for every periodic task; each entry says when it runs.
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    # Skill sessions and conversations past their retention (skill_sessions/retention.py).
+    "retention-daily": {
+        "task": "skill_sessions.retention_daily",
+        "schedule": float(os.environ.get("OMNIFORGE_RETENTION_EVERY_S", 24 * 3600)),
+    },
+}
+# Session documents above this many bytes are stored gzip-compressed (0: never).
+OMNIFORGE_SKILL_CONTEXT_GZIP_BYTES = int(
+    os.environ.get("OMNIFORGE_SKILL_CONTEXT_GZIP_BYTES", 16384)
+)
 
 # --- Auth, API --------------------------------------------------------------------------------
 
@@ -233,13 +243,19 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     # One name for the seven actions, whichever field carries them.
-    "ENUM_NAME_OVERRIDES": {"ActionTypeEnum": "intents.types.ACTION_CHOICES"},
+    "ENUM_NAME_OVERRIDES": {
+        "ActionTypeEnum": "intents.types.ACTION_CHOICES",
+        "SkillSessionStatusEnum": "skill_sessions.models.SkillCreationSession.Status",
+    },
     "PREPROCESSING_HOOKS": ["conversations.chat.schema.add_chat_endpoint"],
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "conversations.api.schema.document_errors",
     ],
-    "PATH_CONVERTER_OVERRIDES": {"id": {"type": "string", "pattern": "^[0-9A-Za-z]{1,26}$"}},
+    "PATH_CONVERTER_OVERRIDES": {
+        "id": {"type": "string", "pattern": "^[0-9A-Za-z]{1,26}$"},
+        "session_id": {"type": "string", "pattern": "^[0-9A-Za-z_-]{1,64}$"},
+    },
 }
 
 # --- Product settings -------------------------------------------------------------------------

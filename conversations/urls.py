@@ -3,6 +3,7 @@ from django.urls import path, register_converter
 from conversations.agents import views as agent_views
 from conversations.chat import views as chat_views
 from conversations.store import views
+from skill_sessions import views as skill_views
 
 
 class IdConverter:
@@ -19,8 +20,36 @@ class IdConverter:
 
 register_converter(IdConverter, "id")
 
+
+class SessionIdConverter:
+    """A skill session id as the server mints them (``sk_`` and URL-safe characters)."""
+
+    regex = "[0-9A-Za-z_-]{1,64}"
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+register_converter(SessionIdConverter, "session_id")
+
 urlpatterns = [
     path("chat/", chat_views.chat, name="chat"),
+    path("skill-sessions/", skill_views.SkillSessionListView.as_view(), name="skill-session-list"),
+    path(
+        "skill-sessions/<session_id:session_id>/",
+        skill_views.SkillSessionDetailView.as_view(),
+        name="skill-session-detail",
+    ),
+    path(
+        "skill-sessions/<session_id:session_id>/messages/",
+        skill_views.SkillSessionMessagesView.as_view(),
+        name="skill-session-messages",
+    ),
+    path("skills/", skill_views.SkillListView.as_view(), name="skill-list"),
+    path("skills/<id:skill_id>/", skill_views.SkillDetailView.as_view(), name="skill-detail"),
     path("agents/", agent_views.AgentListView.as_view(), name="agent-list"),
     path("agents/<id:agent_id>/", agent_views.AgentDetailView.as_view(), name="agent-detail"),
     path("conversations/", views.ConversationListView.as_view(), name="conversation-list"),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -39,14 +40,35 @@ class DeleteAgent:
     agent_id: str
 
 
-Effect = CreateAgent | RunAgent | UpdateAgent | DeleteAgent
+@dataclass(frozen=True)
+class SaveSkillSession:
+    """A skill-creation session's document after this exchange (version 0: a new session)."""
+
+    session_id: str
+    context: Mapping[str, Any]
+    expected_version: int
+    conversation_id: str = ""
 
 
-_KINDS: dict[str, type[CreateAgent] | type[RunAgent] | type[UpdateAgent] | type[DeleteAgent]] = {
+@dataclass(frozen=True)
+class CreateSkill:
+    skill_id: str
+    name: str
+    description: str
+    definition: Mapping[str, Any]
+    session_id: str = ""
+
+
+Effect = CreateAgent | RunAgent | UpdateAgent | DeleteAgent | SaveSkillSession | CreateSkill
+
+
+_KINDS: dict[str, type[Effect]] = {
     "create_agent": CreateAgent,
     "run_agent": RunAgent,
     "update_agent": UpdateAgent,
     "delete_agent": DeleteAgent,
+    "save_skill_session": SaveSkillSession,
+    "create_skill": CreateSkill,
 }
 
 

@@ -17,6 +17,16 @@ from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import answer_platform_question, greet, is_greeting, manage
+from conversations.assistant.skills import (
+    asks_for_skills,
+    open_session,
+    skill_session_continue,
+    skill_session_resume,
+    skill_session_start,
+    skill_summary,
+    skills_reply,
+    wants_to_resume,
+)
 from conversations.assistant.slots import is_acknowledgement, is_question, read_slots
 from conversations.assistant.state import AssistantState, Option
 from conversations.assistant.wizard import (
@@ -29,9 +39,12 @@ from conversations.assistant.wizard import (
     wizard_step,
     wizard_summary,
 )
+from conversations.models import Tenant
 from intents.offline.classifier import classify_offline
 from intents.offline.followups import FollowUp, read_followup
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult
+from skill_sessions.flow import CANCEL_RE as SKILL_CANCEL_RE
+from skill_sessions.services import session_load as services_load
 
 # Asked for in so many words ("create an agent", "crea un agente"); anything else that
 # classifies as create_agent is a described chore, answered with a proposal.
@@ -85,6 +98,21 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     wizard = state.wizard
     if created and not wizard and (follow.cancel or _UNDO_RE.search(turn.message)):
         return undo_created(state.replace(created=created))
+    session = open_session(turn, state) if state.skill_session else None
+    if state.skill_session and session is None:
+        state = state.replace(skill_session=None)  # finished, deleted or purged meanwhile
+    if session is not None:
+        detour = _skill_detour(turn)
+        if detour is None:
+            return skill_session_continue(turn, state, session)
+        outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.message)
+        note = (
+            f"\n\n(Your skill {session.context.name or 'in progress'} is still open: "
+            'answer my last question when you\'re ready, or say "cancel" to drop it.)'
+        )
+        outcome.reply.content += note
+        return Outcome(outcome.reply, outcome.state.replace(skill_session=state.skill_session),
+                       outcome.effects)  # fmt: skip
     if wizard and wizard.proposed:
         accepted = follow.yes or (
             re.match(r"^\s*(?:yes|yeah|yep|sure|ok|si|sí|oui|ja)\b", turn.message, re.IGNORECASE)
@@ -188,6 +216,20 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     return None
 
 
+def _skill_detour(turn: Turn) -> IntentResult | None:
+    """A confident request for something else while a skill is being built (answered, the
+    session kept); None when the message answers the skill builder."""
+    if is_acknowledgement(turn.message) or skill_cancel(turn.message):
+        return None
+    alone = classify_offline(turn.message, agents=agent_refs(turn.tenant))
+    other = _SWITCH_AWAY - {ActionType.CREATE_SKILL}
+    if alone.action_type not in other | {ActionType.CREATE_AGENT} or alone.confidence < 0.75:
+        return None
+    if "agent" in alone.entities or is_question(turn.message) or asks_for_skills(turn.message):
+        return alone
+    return None
+
+
 def _keep_wizard_open(outcome: Outcome, state: AssistantState, turn: Turn) -> Outcome:
     wizard = state.wizard
     assert wizard is not None
@@ -221,9 +263,16 @@ def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome
 def _act(
     turn: Turn, state: AssistantState, action: ActionType, entities: Mapping[str, str], text: str
 ) -> Outcome:
+    if wants_to_resume(text) and action != ActionType.CREATE_AGENT:
+        # "Let's finish that skill": the session this conversation left open, if any.
+        resumed = skill_session_resume(turn, state)
+        if resumed is not None:
+            return resumed
     if action == ActionType.CREATE_AGENT:
         asked = bool(_ASKED_FOR_AGENT_RE.search(text)) or turn.intent.method == "fast_path"
         return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
+    if action == ActionType.QUERY_INFO and asks_for_skills(text):
+        return Outcome(skills_reply(turn), state)
     if action == ActionType.QUERY_INFO and is_question(text):
         answered = answer_platform_question(turn, text)
         if answered is not None:
@@ -238,31 +287,33 @@ def _act(
         answered = answer_platform_question(turn, text) if is_question(text) else None
         return Outcome(answered or manage(turn, text), state)
     if action == ActionType.CREATE_SKILL:
-        return Outcome(
-            Reply(
-                "Building a new skill happens in the skill-creation chat, which I'm handing you "
-                "over to. It isn't open in this conversation yet: for now I can create agents, "
-                "run or change your agents, and show what you have.",
-                meta={"handoff": "skill_creation"},
-                decision="create_skill_handoff",
-            ),
-            state,
-        )
+        return skill_session_start(turn, state, text)
     return Outcome(
         Reply("Sure: tell me in your own words what you'd like to do.", decision="something_else"),
         state,
     )
 
 
-def state_summary(state: AssistantState) -> dict[str, Any] | None:
+def skill_cancel(message: str) -> bool:
+    return bool(SKILL_CANCEL_RE.match(message))
+
+
+def state_summary(state: AssistantState, tenant: Tenant | None = None) -> dict[str, Any] | None:
     """What a returning user needs to pick up where they were; None when nothing is open.
 
-    The open wizard in short form (what is gathered, the open question) and the numbered
-    options last offered, as a page shows them without another request.
+    The open wizard or skill session in short form (what is gathered, the open question) and
+    the numbered options last offered, as a page shows them without another request. The skill
+    session is read only when ``tenant`` is given.
     """
-    if state.wizard is None and not state.options:
+    skill = None
+    if state.skill_session and tenant is not None:
+        loaded = services_load(tenant=tenant, session_id=state.skill_session)
+        if loaded is not None and loaded.row.status == "active":
+            skill = skill_summary(loaded)
+    if state.wizard is None and not state.options and skill is None:
         return None
     return {
         "wizard": wizard_summary(state.wizard) if state.wizard else None,
+        "skill_session": skill,
         "options": [{"n": option.n, "label": option.label} for option in state.options],
     }

@@ -84,6 +84,7 @@ class AssistantState:
     last_agent: str | None = None  # what "it" means
     last_agent_run: str | None = None  # what "the same as last time" runs
     created: Created | None = None  # created by the last reply only
+    skill_session: str | None = None  # the skill-creation session open in this conversation
 
     def replace(self, **changes: Any) -> AssistantState:
         return dataclasses.replace(self, **changes)
@@ -107,6 +108,8 @@ class AssistantState:
             data["last_agent_run"] = self.last_agent_run
         if self.created is not None:
             data["created"] = self.created.to_json()
+        if self.skill_session:
+            data["skill_session"] = self.skill_session
         return data
 
     @classmethod
@@ -128,6 +131,7 @@ class AssistantState:
             last_agent=_text(data.get("last_agent")),
             last_agent_run=_text(data.get("last_agent_run")),
             created=_created(data.get("created")),
+            skill_session=_text(data.get("skill_session")),
         )
 
 

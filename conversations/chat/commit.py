@@ -20,9 +20,11 @@ from conversations.agents import selectors as agent_selectors
 from conversations.agents import services as agent_services
 from conversations.assistant.effects import (
     CreateAgent,
+    CreateSkill,
     DeleteAgent,
     Effect,
     RunAgent,
+    SaveSkillSession,
     UpdateAgent,
     effect_from_json,
     effect_to_json,
@@ -31,10 +33,17 @@ from conversations.assistant.state import AssistantState
 from conversations.models import Conversation, Message, Tenant
 from conversations.store.broadcast import conversation_changed
 from conversations.store.services import AddedMessage, PendingMessage
+from skill_sessions import services as skill_services
+from skill_sessions.context import SkillContext
 
 logger = logging.getLogger("omniforge.chat")
 # A change the assistant decided that the platform then refused (a name taken meanwhile).
-_CHANGE_REFUSED = (agent_services.AgentNameTaken, ValidationError, ObjectDoesNotExist)
+_CHANGE_REFUSED = (
+    agent_services.AgentNameTaken,
+    ValidationError,
+    ObjectDoesNotExist,
+    skill_services.StaleSession,  # the session moved on (another tab): reload, answer again
+)
 
 
 def _apply(
@@ -61,6 +70,25 @@ def _apply(
     elif isinstance(effect, UpdateAgent):
         agent = agent_selectors.agent_get(tenant=tenant, agent_id=effect.agent_id)
         agent_services.agent_update(agent=agent, name=effect.name, config=effect.config or None)
+    elif isinstance(effect, SaveSkillSession):
+        skill_services.session_save(
+            tenant=tenant,
+            user=user,
+            session_id=effect.session_id,
+            context=SkillContext.from_json(dict(effect.context)),
+            expected_version=effect.expected_version,
+            conversation_id=effect.conversation_id,
+        )
+    elif isinstance(effect, CreateSkill):
+        skill_services.skill_create(
+            tenant=tenant,
+            user=user,
+            skill_id=effect.skill_id,
+            name=effect.name,
+            description=effect.description,
+            definition=dict(effect.definition),
+            session_id=effect.session_id,
+        )
     elif isinstance(effect, DeleteAgent):
         # Applied twice (a retry), the second finds nothing left to delete.
         gone = agent_selectors.agent_get_or_none(tenant=tenant, agent_id=effect.agent_id)

@@ -76,7 +76,9 @@ def _ready(conversation: Conversation | None) -> dict[str, Any]:
         "type": "ready",
         "conversation_id": conversation.id,
         "history": [message_dict(m, conversation.id) for m in page.items],
-        "state": state_summary(AssistantState.from_json(conversation.assistant_state)),
+        "state": state_summary(
+            AssistantState.from_json(conversation.assistant_state), tenant=conversation.tenant
+        ),
     }
 
 

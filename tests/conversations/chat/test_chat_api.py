@@ -276,10 +276,16 @@ def test_the_intent_label_is_never_a_permission(world: World) -> None:
 
 
 @pytest.mark.django_db
-def test_create_skill_says_it_hands_over(world: World) -> None:
-    data = Chat(world, world.owner).say("create a skill that extracts line items from invoices")
+def test_create_skill_opens_a_skill_session_keyed_by_the_conversation(world: World) -> None:
+    chat = Chat(world, world.owner)
+    data = chat.say("create a skill that extracts line items from invoices")
     assert data["intent"]["action_type"] == "create_skill"
-    assert "skill-creation chat" in data["assistant_message"]["content"]
+    reply = data["assistant_message"]["content"]
+    assert reply.startswith("Let's build that skill.")
+    assert "- Does: extracts line items from invoices" in reply
+    conversation = Conversation.objects.for_tenant(world.tenant_a).get()
+    session_id = conversation.assistant_state["skill_session"]
+    assert data["assistant_message"]["metadata"]["skill_session"] == session_id
 
 
 # --- The journeys on the LLM tier, through a local OpenAI-compatible server -------------------

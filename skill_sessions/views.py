@@ -1,0 +1,153 @@
+"""``skill-sessions/`` and ``skills/``: a member sees their own sessions, an admin the tenant's."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.http import Http404
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from conversations.models import new_id
+from conversations.tenancy.permissions import request_tenant, request_user
+from skill_sessions import services
+from skill_sessions.flow import Step, definition, skill_start, skill_step
+from skill_sessions.models import Skill, SkillCreationSession
+from skill_sessions.serializers import (
+    SkillMessageSerializer,
+    SkillSerializer,
+    SkillSessionListItemSerializer,
+    SkillSessionQuerySerializer,
+    SkillSessionSerializer,
+    SkillTurnSerializer,
+)
+
+CONFLICT = OpenApiResponse(description="The session changed meanwhile; read it and answer again.")
+
+
+def _visible(request: Request, session_id: str) -> services.LoadedSession:
+    """The session if the caller may see it; another member's or tenant's is a 404."""
+    tenant, user = request_tenant(request), request_user(request)
+    rows = services.sessions_visible(tenant=tenant, user=user)
+    if not rows.filter(session_id=session_id).exclude(status="deleted").exists():
+        raise Http404
+    loaded = services.session_load(tenant=tenant, session_id=session_id)
+    if loaded is None:
+        raise Http404
+    return loaded
+
+
+@transaction.atomic
+def apply_step(
+    request: Request, session_id: str, step: Step, expected_version: int, conversation_id: str = ""
+) -> SkillCreationSession:
+    """Store the step (and the skill it completes) in one transaction."""
+    tenant, user = request_tenant(request), request_user(request)
+    row = services.session_save(
+        tenant=tenant, user=user, session_id=session_id, context=step.context,
+        expected_version=expected_version, conversation_id=conversation_id,
+    )  # fmt: skip
+    if step.completed:
+        services.skill_create(
+            tenant=tenant, user=user, skill_id=new_id(), name=step.context.name,
+            description=step.context.purpose, definition=definition(step.context),
+            session_id=session_id,
+        )  # fmt: skip
+    return row
+
+
+def _turn(row: SkillCreationSession, step: Step) -> dict[str, Any]:
+    return {
+        "session_id": row.session_id,
+        "reply": step.reply,
+        "state": row.state,
+        "status": row.status,
+        "skill_name": row.skill_name,
+    }
+
+
+class SkillSessionListView(APIView):
+    @extend_schema(
+        parameters=[SkillSessionQuerySerializer],
+        responses=SkillSessionListItemSerializer(many=True),
+    )
+    def get(self, request: Request) -> Response:
+        query = SkillSessionQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        rows = services.sessions_list(
+            tenant=request_tenant(request),
+            user=request_user(request),
+            status=query.validated_data.get("status"),
+        ).select_related("user")[:200]
+        return Response(SkillSessionListItemSerializer(rows, many=True).data)
+
+    @extend_schema(request=SkillMessageSerializer, responses={201: SkillTurnSerializer})
+    def post(self, request: Request) -> Response:
+        body = SkillMessageSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        step = skill_start(body.validated_data["message"])
+        row = apply_step(request, services.session_new_id(), step, expected_version=0)
+        return Response(_turn(row, step), status=status.HTTP_201_CREATED)
+
+
+class SkillSessionDetailView(APIView):
+    @extend_schema(responses=SkillSessionSerializer, operation_id="skill_sessions_retrieve")
+    def get(self, request: Request, session_id: str) -> Response:
+        return Response(SkillSessionSerializer.of(_visible(request, session_id)))
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, session_id: str) -> Response:
+        services.session_delete(session=_visible(request, session_id).row)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class SkillSessionMessagesView(APIView):
+    @extend_schema(
+        request=SkillMessageSerializer, responses={200: SkillTurnSerializer, 409: CONFLICT}
+    )
+    def post(self, request: Request, session_id: str) -> Response:
+        body = SkillMessageSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        loaded = _visible(request, session_id)
+        step = skill_step(loaded.context, body.validated_data["message"])
+        try:
+            row = apply_step(request, session_id, step, expected_version=loaded.row.version)
+        except services.StaleSession:
+            return Response(
+                {"detail": "The session changed meanwhile; read it and answer again."},
+                status=status.HTTP_409_CONFLICT,
+            )
+        return Response(_turn(row, step))
+
+
+class SkillListView(APIView):
+    @extend_schema(responses=SkillSerializer(many=True))
+    def get(self, request: Request) -> Response:
+        rows = services.skills_list(tenant=request_tenant(request)).select_related("created_by")
+        return Response(SkillSerializer(rows[:500], many=True).data)
+
+
+class SkillDetailView(APIView):
+    def get_skill(self, request: Request, skill_id: str) -> Skill:
+        skill = Skill.objects.for_tenant(request_tenant(request)).filter(id=skill_id).first()
+        if skill is None:
+            raise Http404
+        return skill
+
+    @extend_schema(responses=SkillSerializer)
+    def get(self, request: Request, skill_id: str) -> Response:
+        return Response(SkillSerializer(self.get_skill(request, skill_id)).data)
+
+    @extend_schema(responses={204: None})
+    def delete(self, request: Request, skill_id: str) -> Response:
+        skill = self.get_skill(request, skill_id)
+        membership = request.membership  # type: ignore[attr-defined]
+        if not membership.is_admin and skill.created_by_id != request_user(request).pk:
+            raise PermissionDenied("Only the skill's creator or a tenant admin can delete it.")
+        skill.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
