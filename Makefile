@@ -39,7 +39,7 @@ bench: migrate
 	$(BIN)/python bench/run.py
 
 worker: migrate
-	$(BIN)/celery -A config worker --loglevel=INFO
+	$(BIN)/celery -A config worker -Q celery,maintenance --loglevel=INFO
 
 beat: migrate
 	$(BIN)/celery -A config beat --loglevel=INFO

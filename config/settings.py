@@ -196,6 +196,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": float(os.environ.get("OMNIFORGE_RETENTION_EVERY_S", 24 * 3600)),
     },
 }
+# Maintenance runs on a queue of its own, so a backlog of chat retries never delays it.
+CELERY_TASK_ROUTES = {"skill_sessions.retention_daily": {"queue": "maintenance"}}
 # Session documents above this many bytes are stored gzip-compressed (0: never).
 OMNIFORGE_SKILL_CONTEXT_GZIP_BYTES = int(
     os.environ.get("OMNIFORGE_SKILL_CONTEXT_GZIP_BYTES", 16384)

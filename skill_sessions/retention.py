@@ -76,6 +76,9 @@ def _batched(
 
 def _tenant_counts(tenant: Tenant, today: dt.date, dry_run: bool) -> Counter[str]:
     now = timezone.now()
+    if today != now.date():
+        # As if today were ``today``: a status set now is set on that day.
+        now = dt.datetime.combine(today, now.time(), tzinfo=dt.UTC)
     counts: Counter[str] = Counter()
     rows = SkillCreationSession.objects.for_tenant(tenant)
     limit = None if dry_run else BATCH

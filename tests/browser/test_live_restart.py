@@ -78,3 +78,29 @@ def test_a_restart_shows_the_banner_and_a_message_typed_meanwhile_is_sent_once(
     ]
     assert [f["client_message_id"] for f in acks] == [stored[2].client_message_id]
     assert not chat.errors
+
+
+def test_a_skill_started_before_a_restart_is_finished_after_it(
+    context: BrowserContext, restartable: Server, olivia: World
+) -> None:
+    from skill_sessions.models import Skill, SkillCreationSession
+
+    chat = ChatPage.open(context, restartable)
+    started = chat.ask("Create a skill that turns messy dates into ISO 8601")
+    expect(started).to_contain_text("What does the skill take as input")
+    chat.ask("free text like 3rd of March")
+
+    restartable.stop()
+    expect(chat.banner).to_be_visible()
+    restartable.start()
+    expect(chat.banner).to_be_hidden(timeout=RECONNECT_MS)
+
+    # A new server process: the session is read back from storage and goes on where it was.
+    confirm = chat.ask("input: 3rd of March 2024 -> output: 2024-03-03")
+    expect(confirm).to_contain_text("Shall I create it?")
+    expect(chat.ask("yes")).to_contain_text("Done! I've created the skill turns-messy-dates-iso")
+    session = SkillCreationSession.objects.for_tenant(olivia.tenant_a).get()
+    assert (session.status, session.version) == ("completed", 4)
+    assert Skill.objects.for_tenant(olivia.tenant_a).get().name == "turns-messy-dates-iso"
+    expect(chat.ask("what skills do I have?")).to_contain_text("turns-messy-dates-iso - turns")
+    assert not chat.errors
