@@ -18,6 +18,7 @@ SECTIONS = (
     "bench.websocket",
     "bench.intents_offline",
     "bench.intents_llm",
+    "bench.skill_sessions",
 )
 
 

@@ -14,7 +14,6 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
-from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.views.decorators.http import require_POST
@@ -52,10 +51,7 @@ class SkillCreationSessionAdmin(TenantScopedAdmin):
 
     @admin.action(description="Mark selected sessions abandoned")
     def mark_abandoned(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
-        now = timezone.now()
-        count = queryset.filter(status=SkillCreationSession.Status.ACTIVE).update(
-            status=SkillCreationSession.Status.ABANDONED, status_changed_at=now, updated_at=now
-        )
+        count = sum(services.session_mark_abandoned(session=row) for row in queryset)
         self.message_user(request, f"{count} session(s) marked abandoned.")
 
     @admin.action(description="Delete selected sessions (soft: retention purges them)")

@@ -213,6 +213,25 @@ def session_delete(*, session: SkillCreationSession) -> None:
     cache.delete(_key(session.tenant_id, session.session_id))
 
 
+def session_mark_abandoned(*, session: SkillCreationSession) -> bool:
+    """An active session abandoned now; its last activity is kept (retention counts from it)."""
+    now = timezone.now()
+    changed = (
+        SkillCreationSession.objects.for_tenant(session.tenant_id)
+        .filter(pk=session.pk, status=Status.ACTIVE)
+        .update(status=Status.ABANDONED, status_changed_at=now, updated_at=now,
+                version=session.version + 1)
+    )  # fmt: skip
+    cache.delete(_key(session.tenant_id, session.session_id))
+    return bool(changed)
+
+
+def session_purge(*, session: SkillCreationSession) -> None:
+    """Remove the row for good (retention does this in batches; this is the single one)."""
+    SkillCreationSession.objects.for_tenant(session.tenant_id).filter(pk=session.pk).delete()
+    cache.delete(_key(session.tenant_id, session.session_id))
+
+
 def skill_create(
     *, tenant: Tenant, user: User, skill_id: str, name: str, description: str,
     definition: dict[str, Any], session_id: str = "",

@@ -82,7 +82,7 @@ def test_a_corrupted_document_is_reported_and_treated_as_missing(
     SkillCreationSession.objects.for_tenant(world.tenant_a).filter(pk=row.pk).update(
         context='{"v": 1, "state": "nonsense"', version=5
     )
-    cache.clear()
+    cache.delete(f"omniforge:skill-session:{world.tenant_a.pk}:sk_one")
     with caplog.at_level(logging.ERROR, logger="omniforge.skills"):
         assert services.session_load(tenant=world.tenant_a, session_id="sk_one") is None
     assert "unreadable document" in caplog.text
@@ -139,3 +139,15 @@ def test_the_cache_holds_the_document_encrypted_when_keys_are_set(
     key = f"omniforge:skill-session:{world.tenant_a.pk}:sk_one"
     entry = cache.get(f"{key}:v{cache.get(key)}")
     assert entry is not None and "reads receipts" not in entry["document"]
+
+
+def test_marking_abandoned_keeps_the_last_activity_and_purge_removes_the_row(
+    world: World,
+) -> None:
+    row = started(world)
+    assert services.session_mark_abandoned(session=row)
+    again = SkillCreationSession.objects.for_tenant(world.tenant_a).get(pk=row.pk)
+    assert again.status == "abandoned" and again.last_activity_at == row.last_activity_at
+    assert not services.session_mark_abandoned(session=again)  # only an active one
+    services.session_purge(session=again)
+    assert services.session_load(tenant=world.tenant_a, session_id="sk_one") is None
