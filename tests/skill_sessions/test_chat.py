@@ -91,3 +91,21 @@ def test_another_members_session_is_not_picked_up(world: World) -> None:
     other.conversation_id = None
     reply = other.reply("let's finish that skill")
     assert not reply.startswith("We were building a skill.")
+
+
+def test_a_session_save_survives_the_retry_payload_unchanged() -> None:
+    # The degraded path keeps a turn's effects as JSON until storage is back.
+    import json
+
+    from conversations.assistant.effects import (
+        CreateSkill,
+        SaveSkillSession,
+        effect_from_json,
+        effect_to_json,
+    )
+    from skill_sessions.context import SkillContext
+
+    save = SaveSkillSession("sk_1", SkillContext(purpose="é").to_json(), 3, "01CONV")
+    create = CreateSkill("01SKILL", "n", "d", {"inputs": [{"name": "input"}]}, "sk_1")
+    for effect in (save, create):
+        assert effect_from_json(json.loads(json.dumps(effect_to_json(effect)))) == effect
