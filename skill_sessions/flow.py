@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -201,18 +202,25 @@ def skill_start(message: str) -> Step:
     return step
 
 
-def skill_step(context: SkillContext, message: str) -> Step:
-    """One exchange: the next state, the reply, and whether the skill is to be created."""
+Generator = Callable[[SkillContext], dict[str, Any]]
+
+
+def skill_step(context: SkillContext, message: str, *, generate: Generator | None = None) -> Step:
+    """One exchange: the next state, the reply, and whether the skill is to be created.
+
+    ``generate`` writes the definition (``generate.generate_definition``: the LLM when one is
+    configured); by default the template. It is the only part that may do I/O or fail.
+    """
     context = dataclasses.replace(
         context, examples=list(context.examples), history=list(context.history)
     )
     context.history.append({"role": "user", "content": message})
-    step = _transition(context, message)
+    step = _transition(context, message, generate or definition)
     step.context.history.append({"role": "assistant", "content": step.reply})
     return step
 
 
-def _transition(context: SkillContext, message: str) -> Step:
+def _transition(context: SkillContext, message: str, generate: Generator) -> Step:
     if CANCEL_RE.match(message):
         context.state, context.asking = "cancelled", ""
         return Step("Okay, I've stopped building that skill. Nothing was created.", context)
@@ -220,22 +228,33 @@ def _transition(context: SkillContext, message: str) -> Step:
         return Step("That skill session is finished. Start a new one any time.", context)
     if context.state == "confirming":
         if _YES_RE.match(message) and not _NAME_RE.search(message):
-            return _generate(context)
+            return _generate(context, generate)
         _read_answer(context, _NO_RE.sub("", message, count=1))
         return _ask_or_confirm(context, "Got it.")
     if context.state == "error":
-        return _generate(context)  # a retry of what failed, with everything gathered
+        # A retry of what failed, with everything gathered; a second failure in a row is
+        # not made the user's problem: the template is used.
+        return _generate(context, generate, fallback=definition)
     _read_answer(context, message)
     return _ask_or_confirm(context, "Got it.")
 
 
-def _generate(context: SkillContext) -> Step:
+def _generate(
+    context: SkillContext, generate: Generator, fallback: Generator | None = None
+) -> Step:
     context.state = "generating"
     try:
-        context.draft = definition(context)
+        context.draft = generate(context)
     except Exception as exc:  # the document is kept with what was gathered
-        context.state, context.last_error = "error", type(exc).__name__
-        return Step("I couldn't generate the skill just now; say anything to try again.", context)
+        if fallback is None:
+            context.state, context.last_error = "error", f"{type(exc).__name__}: {exc}"[:300]
+            return Step(
+                "I couldn't write the skill's definition just now. Everything you told me is "
+                "kept: say anything (\u201ctry again\u201d) and I'll try once more.",
+                context,
+            )
+        context.draft = fallback(context)
+    context.last_error = ""
     context.state = "completed"
     return Step(
         f"Done! I've created the skill {context.name}.\n"

@@ -16,7 +16,8 @@ from rest_framework.views import APIView
 from conversations.models import new_id
 from conversations.tenancy.permissions import request_tenant, request_user
 from skill_sessions import services
-from skill_sessions.flow import Step, definition, skill_start, skill_step
+from skill_sessions.flow import Step, skill_start, skill_step
+from skill_sessions.generate import generate_definition
 from skill_sessions.models import Skill, SkillCreationSession
 from skill_sessions.serializers import (
     SkillMessageSerializer,
@@ -55,7 +56,7 @@ def apply_step(
     if step.completed:
         services.skill_create(
             tenant=tenant, user=user, skill_id=new_id(), name=step.context.name,
-            description=step.context.purpose, definition=definition(step.context),
+            description=step.context.purpose, definition=step.context.draft,
             session_id=session_id,
         )  # fmt: skip
     return row
@@ -114,7 +115,9 @@ class SkillSessionMessagesView(APIView):
         body = SkillMessageSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         loaded = _visible(request, session_id)
-        step = skill_step(loaded.context, body.validated_data["message"])
+        step = skill_step(
+            loaded.context, body.validated_data["message"], generate=generate_definition
+        )
         try:
             row = apply_step(request, session_id, step, expected_version=loaded.row.version)
         except services.StaleSession:

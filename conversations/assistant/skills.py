@@ -15,7 +15,8 @@ from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState
 from conversations.models import new_id
 from skill_sessions import services
-from skill_sessions.flow import QUESTIONS, Step, definition, skill_start, skill_step, summary_lines
+from skill_sessions.flow import QUESTIONS, Step, skill_start, skill_step, summary_lines
+from skill_sessions.generate import generate_definition
 from skill_sessions.models import SkillCreationSession
 
 _RESUME_RE = re.compile(
@@ -52,7 +53,7 @@ def _outcome(
                 skill_id=new_id(),
                 name=step.context.name,
                 description=step.context.purpose,
-                definition=definition(step.context),
+                definition=step.context.draft,
                 session_id=session_id,
             )
         )
@@ -75,7 +76,7 @@ def skill_session_start(turn: Turn, state: AssistantState, text: str) -> Outcome
 def skill_session_continue(
     turn: Turn, state: AssistantState, loaded: services.LoadedSession
 ) -> Outcome:
-    step = skill_step(loaded.context, turn.message)
+    step = skill_step(loaded.context, turn.message, generate=generate_definition)
     return _outcome(turn, state, loaded.row.session_id, step, loaded.row.version)
 
 

@@ -17,14 +17,15 @@ import asyncio
 import concurrent.futures
 import dataclasses
 import functools
+import json
 import logging
 import os
 import random
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from django.conf import settings
 from django.core.signals import setting_changed
@@ -251,15 +252,9 @@ def _connection_failure(exc: BaseException) -> bool:
     return False
 
 
-async def classify_llm(
-    message: str,
-    *,
-    history: Sequence[HistoryTurn] = (),
-    agents: Sequence[AgentRef] = (),
-    wizard: Mapping[str, Any] | None = None,
-) -> IntentResult:
-    """Classify `message` with the configured model, or raise `LLMFallback`."""
-    started = time.perf_counter()
+async def _call(messages: list[dict[str, str]]) -> tuple[Any, int, str]:
+    """One completion with the configured model: (response, attempts, model), or
+    ``LLMFallback``. Transient failures are retried with backoff, each attempt bounded."""
     # The first call may import litellm (seconds): off the event loop, so other connections
     # served by this loop do not stall behind it.
     if not llm_status.cache_info().currsize:
@@ -271,13 +266,14 @@ async def classify_llm(
         # Before the clock starts: the deadline is for the provider, not for our imports.
         await asyncio.to_thread(warm_up)
     litellm = _litellm()
-    model = settings.OMNIFORGE_INTENT_MODEL
-    config = _call_config(model, settings.OMNIFORGE_INTENT_API_BASE or None)
+    config = _call_config(
+        settings.OMNIFORGE_INTENT_MODEL, settings.OMNIFORGE_INTENT_API_BASE or None
+    )
     timeout = float(settings.OMNIFORGE_INTENT_TIMEOUT_S)
     max_retries = max(0, int(settings.OMNIFORGE_INTENT_MAX_RETRIES))
     request: dict[str, Any] = {
         "model": config.model,
-        "messages": build_messages(message, history=history, agents=agents, wizard=wizard),
+        "messages": messages,
         "temperature": TEMPERATURE,
         "max_tokens": MAX_TOKENS,
         "timeout": timeout,
@@ -300,7 +296,7 @@ async def classify_llm(
             response = await asyncio.wait_for(
                 litellm.acompletion(**request), timeout * WAIT_FOR_SLACK + WAIT_FOR_EXTRA_S
             )
-            break
+            return response, attempts, config.model
         except Exception as exc:
             reason = _failure_reason(exc)
             if reason not in _TRANSIENT_REASONS or attempts > max_retries:
@@ -317,10 +313,26 @@ async def classify_llm(
             )
             await asyncio.sleep(delay)
 
+
+def _content(response: Any, attempts: int) -> str:
     try:
-        content = response.choices[0].message.content or ""
+        return str(response.choices[0].message.content or "")
     except (AttributeError, IndexError, TypeError) as exc:
         raise LLMFallback("unparseable", "no message in the response", attempts=attempts) from exc
+
+
+async def classify_llm(
+    message: str,
+    *,
+    history: Sequence[HistoryTurn] = (),
+    agents: Sequence[AgentRef] = (),
+    wizard: Mapping[str, Any] | None = None,
+) -> IntentResult:
+    """Classify `message` with the configured model, or raise `LLMFallback`."""
+    started = time.perf_counter()
+    messages = build_messages(message, history=history, agents=agents, wizard=wizard)
+    response, attempts, called = await _call(messages)
+    content = _content(response, attempts)
     try:
         parsed = parse_llm_output(content)
     except UnparseableOutput as exc:
@@ -329,12 +341,29 @@ async def classify_llm(
     return dataclasses.replace(
         parsed,
         method=Method.LLM,
-        model=model,
+        model=settings.OMNIFORGE_INTENT_MODEL,
         latency_ms=round((time.perf_counter() - started) * 1000, 1),
-        usage=_usage(litellm, response, attempts, config.model),
+        usage=_usage(_litellm(), response, attempts, called),
     )
 
 
+async def complete_json(messages: list[dict[str, str]]) -> dict[str, Any]:
+    """A JSON object from the configured model (for callers other than classification, such
+    as the skill builder), with the same timeouts and retries; ``LLMFallback`` otherwise."""
+    response, attempts, _ = await _call(messages)
+    content = _content(response, attempts).strip()
+    if content.startswith("```"):
+        content = content.strip("`").removeprefix("json").strip()
+    try:
+        data = json.loads(content)
+    except ValueError as exc:
+        raise LLMFallback("unparseable", _short(exc), attempts=attempts) from exc
+    if not isinstance(data, dict):
+        raise LLMFallback("unparseable", "not a JSON object", attempts=attempts)
+    return data
+
+
+_T = TypeVar("_T")
 _loop_lock = threading.Lock()
 _loop: tuple[int, asyncio.AbstractEventLoop] | None = None
 
@@ -364,19 +393,27 @@ def classify_llm_sync(
     to a hosted provider) and strand the old one in litellm's client cache until it expires.
     Running every sync call on one long-lived loop keeps the pool warm.
     """
+    return _on_the_loop(classify_llm(message, history=history, agents=agents, wizard=wizard))
+
+
+def _on_the_loop(call: Coroutine[Any, Any, _T]) -> _T:
+    """Run a call of this module on the long-lived loop and wait for it."""
     timeout = float(settings.OMNIFORGE_INTENT_TIMEOUT_S)
     retries = max(0, int(settings.OMNIFORGE_INTENT_MAX_RETRIES))
-    # classify_llm bounds itself; this only catches a loop that stopped serving.
+    # The call bounds itself; this only catches a loop that stopped serving.
     bound = (retries + 1) * (timeout * WAIT_FOR_SLACK + WAIT_FOR_EXTRA_S)
     bound += retries * BACKOFF_CAP_S + IMPORT_ALLOWANCE_S
-    future = asyncio.run_coroutine_threadsafe(
-        classify_llm(message, history=history, agents=agents, wizard=wizard), _background_loop()
-    )
+    future = asyncio.run_coroutine_threadsafe(call, _background_loop())
     try:
         return future.result(timeout=bound)
     except concurrent.futures.TimeoutError as exc:
         future.cancel()
         raise LLMFallback("timeout", "the LLM loop did not answer in time") from exc
+
+
+def complete_json_sync(messages: list[dict[str, str]]) -> dict[str, Any]:
+    """`complete_json` for synchronous callers, on the same long-lived loop."""
+    return _on_the_loop(complete_json(messages))
 
 
 # Models litellm could not price once (local servers, new releases): asking again costs ~0.4 ms
