@@ -6,31 +6,29 @@ from conversations.store import views
 from skill_sessions import views as skill_views
 
 
-class IdConverter:
-    """An opaque id as the store mints them; anything else cannot name a row (a 404)."""
-
-    regex = "[0-9A-Za-z]{1,26}"
+class _TextConverter:
+    regex = ""
 
     def to_python(self, value: str) -> str:
         return value
 
     def to_url(self, value: str) -> str:
         return value
+
+
+class IdConverter(_TextConverter):
+    """An opaque id as the store mints them; anything else cannot name a row (a 404)."""
+
+    regex = "[0-9A-Za-z]{1,26}"
 
 
 register_converter(IdConverter, "id")
 
 
-class SessionIdConverter:
+class SessionIdConverter(_TextConverter):
     """A skill session id as the server mints them (``sk_`` and URL-safe characters)."""
 
     regex = "[0-9A-Za-z_-]{1,64}"
-
-    def to_python(self, value: str) -> str:
-        return value
-
-    def to_url(self, value: str) -> str:
-        return value
 
 
 register_converter(SessionIdConverter, "session_id")
