@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 
 from conversations.models import new_id
 from conversations.tenancy.permissions import request_tenant, request_user
+from intents.redaction import redact
 from skill_sessions import services
 from skill_sessions.flow import Step, skill_start, skill_step
 from skill_sessions.generate import generate_definition
@@ -91,7 +92,8 @@ class SkillSessionListView(APIView):
     def post(self, request: Request) -> Response:
         body = SkillMessageSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        step = skill_start(body.validated_data["message"])
+        # The builder (and so the skill's name, description and definition) sees no secret.
+        step = skill_start(redact(body.validated_data["message"]).text)
         row = apply_step(request, services.session_new_id(), step, expected_version=0)
         return Response(_turn(row, step), status=status.HTTP_201_CREATED)
 
@@ -116,7 +118,9 @@ class SkillSessionMessagesView(APIView):
         body.is_valid(raise_exception=True)
         loaded = _visible(request, session_id)
         step = skill_step(
-            loaded.context, body.validated_data["message"], generate=generate_definition
+            loaded.context,
+            redact(body.validated_data["message"]).text,
+            generate=generate_definition,
         )
         try:
             row = apply_step(request, session_id, step, expected_version=loaded.row.version)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import uuid
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
@@ -49,6 +50,7 @@ from conversations.store import selectors, services
 from conversations.store.context import conversation_history
 from conversations.store.services import TRANSIENT_STORAGE_ERRORS, PendingMessage
 from conversations.tasks import turn_commit_schedule
+from intents.redaction import Redacted, notice, redact
 from intents.services import aintent_classify, mentions
 from intents.types import AgentRef, HistoryTurn, IntentResult
 
@@ -103,6 +105,11 @@ class ChatTurn:
     _user_message: Message | PendingMessage | None = None
     # While the reply streams: what is needed to store it if the stream is closed early.
     _streaming: tuple[Outcome, AssistantState, IntentResult | None, str, list[str]] | None = None
+
+    @functools.cached_property
+    def redacted(self) -> Redacted:
+        """The message with any secret replaced: what classification and the assistant see."""
+        return redact(self.content)
 
     async def open(self) -> None:
         """Resolve the conversation; the door has validated the message (ChatRequestSerializer)."""
@@ -177,7 +184,7 @@ class ChatTurn:
         wizard = begun.state.wizard
         intent = await self._unless_stopped(
             aintent_classify(
-                message=self.content,
+                message=self.redacted.text,
                 history=begun.history,
                 agents=begun.agents,
                 # What the assistant has open, from its state: both tiers decide on the same.
@@ -190,6 +197,9 @@ class ChatTurn:
         else:
             yield {"type": "intent", "intent": intent.to_dict()}
             outcome = await self._respond(intent, begun)
+            if self.redacted.found:
+                # Said once, in the reply to the message that held it.
+                outcome.reply.content = f"{outcome.reply.content}\n\n{notice(self.redacted)}"
         sent: list[str] = []
         self._streaming = (outcome, begun.state, intent, user_message.id, sent)
         interrupted = intent is None
@@ -343,8 +353,9 @@ class ChatTurn:
         pending = PendingMessage(
             id=new_id(),
             role=Message.Role.USER,
-            content=self.content,
-            metadata={},
+            content=self.content,  # as typed: encrypted at rest like every message
+            # Flagged, never repeated: what kind of secret it held, not the secret.
+            metadata={"secrets": list(self.redacted.kinds)} if self.redacted.found else {},
             client_message_id=self.client_message_id,
             created_at=timezone.now(),
         )
@@ -411,7 +422,7 @@ class ChatTurn:
             user=self.user,
             role=self.role,
             conversation_id=begun.conversation.id,
-            message=self.content,
+            message=self.redacted.text,  # what follows from it never holds a secret
             message_id=begun.user_message.id,
             intent=intent,
             history=begun.history,

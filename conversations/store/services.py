@@ -29,6 +29,7 @@ from conversations.models.fields import encrypt_text
 from conversations.store.broadcast import conversation_changed
 from conversations.store.selectors import table
 from conversations.store.tokens import count_tokens
+from intents.redaction import redact
 
 logger = logging.getLogger("omniforge.store")
 
@@ -51,7 +52,7 @@ class _AlreadyStored(Exception):
 
 
 def title_from_text(text: str) -> str:
-    line = " ".join(text.split())
+    line = " ".join(redact(text).text.split())  # a title never repeats a secret
     if len(line) <= TITLE_MAX_CHARS:
         return line
     return line[: TITLE_MAX_CHARS - 1].rsplit(" ", 1)[0].rstrip(" ,.;:") + "…"

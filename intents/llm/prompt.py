@@ -22,6 +22,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from intents.redaction import redact
 from intents.types import AgentRef, HistoryTurn, TurnMeta
 
 MAX_AGENTS = 30
@@ -139,7 +140,16 @@ def build_messages(
     agents: Sequence[AgentRef] = (),
     wizard: Mapping[str, Any] | None = None,
 ) -> list[dict[str, str]]:
-    """The system prompt, then one user message holding the agents, context and message."""
+    """The system prompt, then one user message holding the agents, context and message.
+
+    Secrets in the message or the history never reach the provider: a placeholder stands in.
+    """
+    message = redact(message).text
+    history = [
+        {**turn, "content": redact(str(turn.get("content") or "")).text}
+        for turn in history
+        if isinstance(turn, Mapping)
+    ]
     sections = [
         _agents_section(agents),
         _context_section(message, history, wizard),
