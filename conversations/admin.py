@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
@@ -20,6 +21,7 @@ from django.utils.safestring import SafeString
 from conversations.models import (
     Agent,
     AgentRun,
+    ApiToken,
     Conversation,
     Membership,
     Message,
@@ -286,3 +288,24 @@ class TranscriptViewAdmin(TenantScopedAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(TenantScopedAdmin):
+    """Tokens by their first characters: the key itself is never stored, so never shown."""
+
+    tenant_field = "user__membership__tenant"
+    list_display = ("prefix", "user", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("revoked_at",)
+    search_fields = ("prefix", "user__username")
+    exclude = ("digest",)
+    readonly_fields = ("prefix", "user", "created_at", "last_used_at", "revoked_at")
+    actions = ("revoke",)
+
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        return obj is None and (request.user.is_superuser or is_tenant_admin(request))
+
+    @admin.action(description="Revoke selected tokens")
+    def revoke(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
+        count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
+        self.message_user(request, f"{count} token(s) revoked.")

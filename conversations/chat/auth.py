@@ -16,7 +16,8 @@ from channels.db import database_sync_to_async
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import validate_host
-from rest_framework.authtoken.models import Token
+
+from conversations.tenancy.tokens import token_user
 
 AUTH_SESSION = "session"
 AUTH_TOKEN = "token"  # noqa: S105 - the name of a method, not a secret
@@ -41,10 +42,7 @@ def origin_allowed(origin: str | None) -> bool:
 
 @database_sync_to_async
 def _token_user(key: str) -> Any:
-    token = Token.objects.select_related("user").filter(key=key).first()
-    if token is None or not token.user.is_active:
-        return AnonymousUser()
-    return token.user
+    return token_user(key) or AnonymousUser()
 
 
 @database_sync_to_async

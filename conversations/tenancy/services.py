@@ -9,9 +9,10 @@ from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
 from django.db import transaction
-from rest_framework.authtoken.models import Token
 
 from conversations.models import Conversation, Membership, Tenant, TranscriptView
+from conversations.tenancy.tokens import token_issue as token_issue  # re-exported
+from conversations.tenancy.tokens import tokens_revoke as tokens_revoke  # re-exported
 
 
 @dataclass(frozen=True)
@@ -58,12 +59,6 @@ def user_add(
         membership.role = role
         membership.save(update_fields=["role"])
     return UserAdded(user=user, created=created)
-
-
-def token_issue(*, user: Any) -> str:
-    """The user's API token (the same key on every call until it is revoked)."""
-    token, _ = Token.objects.get_or_create(user=user)
-    return str(token.key)
 
 
 def transcript_view_record(*, conversation: Conversation, viewer: Any) -> TranscriptView:

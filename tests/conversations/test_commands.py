@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
+from rest_framework.test import APIClient
 
-from conversations.models import Agent, Conversation, Membership, Tenant
+from conversations.models import Agent, ApiToken, Conversation, Membership, Tenant
 from tests.conftest import subprocess_database_url
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,13 +61,22 @@ def test_add_user_refuses_a_missing_tenant_and_a_second_tenant() -> None:
 
 
 @pytest.mark.django_db
-def test_issue_token_prints_the_same_key_alone_on_one_line() -> None:
+def test_tokens_are_minted_hashed_used_and_revoked() -> None:
     run("create_tenant", "acme")
     run("add_user", "acme", "alice")
     first = run("issue_token", "alice")
     assert first.endswith("\n") and first.count("\n") == 1
-    assert len(first.strip()) == 40
-    assert run("issue_token", "alice") == first
+    first = first.strip()
+    second = run("issue_token", "alice").strip()
+    assert len(first) == len(second) == 40 and first != second
+    # Stored hashed: no row holds a key.
+    stored = list(ApiToken.objects.values_list("digest", "prefix"))
+    assert all(first not in row and second not in row for row in stored)
+    assert all(APIClient(HTTP_AUTHORIZATION=f"Token {k}").get("/api/v1/agents/").status_code == 200
+               for k in (first, second))  # fmt: skip
+    assert run("revoke_tokens", "alice").strip() == "2"
+    assert APIClient(HTTP_AUTHORIZATION=f"Token {first}").get("/api/v1/agents/").status_code == 401
+    assert run("revoke_tokens", "alice").strip() == "0"
     with pytest.raises(CommandError, match="no user"):
         run("issue_token", "ghost")
 

@@ -9,7 +9,7 @@ from conversations.tenancy.services import token_issue
 
 
 class Command(BaseCommand):
-    help = "Print the user's API token (created on first use), alone on one line."
+    help = "Mint a new API token for the user and print it alone on one line (shown once)."
 
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")

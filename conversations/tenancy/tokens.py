@@ -1,0 +1,56 @@
+"""Minting, checking and revoking hashed API tokens (``Authorization: Token <key>``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import TokenAuthentication
+
+from conversations.models import ApiToken
+from conversations.models.token import token_digest, token_mint
+
+# last_used_at is written at most this often per token: a busy client is not a write per call.
+TOUCH_EVERY_S = 60
+
+
+def token_issue(*, user: Any) -> str:
+    """A new key for the user; earlier keys stay valid until revoked. Shown once, never stored."""
+    key = token_mint()
+    ApiToken.objects.create(user=user, digest=token_digest(key), prefix=key[:8])
+    return key
+
+
+def tokens_revoke(*, user: Any) -> int:
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+
+
+def token_user(key: str) -> User | None:
+    """The active user a key belongs to, or None (unknown, revoked, or inactive)."""
+    if not key or len(key) > 200:
+        return None
+    token = (
+        ApiToken.objects.select_related("user")
+        .filter(digest=token_digest(key), revoked_at__isnull=True)
+        .first()
+    )
+    if token is None or not token.user.is_active:
+        return None
+    now = timezone.now()
+    if token.last_used_at is None or (now - token.last_used_at).total_seconds() > TOUCH_EVERY_S:
+        ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    return token.user
+
+
+class HashedTokenAuthentication(TokenAuthentication):
+    """DRF's ``Token`` header and challenge, checked against hashed keys."""
+
+    def authenticate_credentials(self, key: str) -> tuple[User, None]:
+        user = token_user(key)
+        if user is None:
+            raise exceptions.AuthenticationFailed("Invalid token.")
+        return user, None
