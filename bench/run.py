@@ -31,6 +31,8 @@ def main() -> None:
     # Measure what production runs: with DEBUG on, Django's SQLite cursor runs an extra query
     # per statement to log it with quoted parameters.
     os.environ.setdefault("DEBUG", "false")
+    # Production settings, but over plain HTTP on loopback: no redirect to HTTPS.
+    os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django

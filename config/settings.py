@@ -75,6 +75,7 @@ ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1],testserver"
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
+    "axes",
     "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
@@ -103,7 +104,22 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: answers a locked-out sign-in (admin or chat page) with its lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
+
+# Repeated failed sign-ins lock out that username from that address (django-axes): the
+# admin's and the chat page's. An operator lifts a lockout with
+# `manage.py axes_reset_username USERNAME` (or axes_reset_ip / axes_reset). docs/OPERATIONS.md.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 60, minimum=1) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "config.urls"
 ASGI_APPLICATION = "config.asgi.application"
@@ -223,9 +239,15 @@ REST_FRAMEWORK = {
     + (["rest_framework.renderers.BrowsableAPIRenderer"] if DEBUG else []),
     "DEFAULT_PARSER_CLASSES": ["conversations.api.door.StrictJSONParser"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_CLASSES": ["rest_framework.throttling.UserRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.UserRateThrottle",
+        "conversations.tenancy.tokens.TenantRateThrottle",
+    ],
     "DEFAULT_THROTTLE_RATES": {
         "user": env_str("API_THROTTLE_RATE", "1200/min"),
+        "tenant": env_str("TENANT_THROTTLE_RATE", "6000/min"),
+        "anon": env_str("ANON_THROTTLE_RATE", "120/min"),
+        "auth_failures": env_str("AUTH_FAILURE_THROTTLE_RATE", "30/min"),
         # Classification may call a paid model on every request.
         "intents": env_str("INTENT_THROTTLE_RATE", "120/min"),
     },
@@ -319,6 +341,15 @@ STORAGES = {
 
 SESSION_COOKIE_SECURE = not DEBUG
 CSRF_COOKIE_SECURE = not DEBUG
+# HTTPS in production: every plain-HTTP request is redirected and browsers are told to stay on
+# HTTPS (HSTS). Behind a proxy that terminates TLS, set OMNIFORGE_TRUST_X_FORWARDED_PROTO=true
+# so Django believes the proxy's X-Forwarded-Proto (and only then). docs/OPERATIONS.md.
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=not DEBUG)
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31_536_000)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
+if env_bool("OMNIFORGE_TRUST_X_FORWARDED_PROTO", default=False):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
 LOGGING = {
     "version": 1,

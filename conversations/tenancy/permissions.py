@@ -13,6 +13,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from conversations.models import Membership, Tenant
+from conversations.tenancy.tokens import anonymous_throttle
 
 if TYPE_CHECKING:
     from rest_framework.views import APIView
@@ -38,6 +39,8 @@ class IsTenantMember(BasePermission):
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         if not request.user or not request.user.is_authenticated:
+            # Throttled by address before it is answered (a 401 costs as much as a 200).
+            anonymous_throttle(request)
             raise exceptions.NotAuthenticated()
         membership = membership_of(request.user)
         if membership is None:

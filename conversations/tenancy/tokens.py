@@ -8,6 +8,7 @@ from django.contrib.auth.models import User
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.throttling import SimpleRateThrottle
 
 from conversations.models import ApiToken
 from conversations.models.token import token_digest, token_mint
@@ -49,8 +50,53 @@ def token_user(key: str) -> User | None:
 class HashedTokenAuthentication(TokenAuthentication):
     """DRF's ``Token`` header and challenge, checked against hashed keys."""
 
+    def authenticate(self, request: Any) -> tuple[User, None] | None:
+        try:
+            return super().authenticate(request)
+        except exceptions.AuthenticationFailed:
+            # Guessing keys from one address is throttled like anonymous traffic, stricter.
+            _throttle_or_raise(_FailedTokenThrottle(), request)
+            raise
+
     def authenticate_credentials(self, key: str) -> tuple[User, None]:
         user = token_user(key)
         if user is None:
             raise exceptions.AuthenticationFailed("Invalid token.")
         return user, None
+
+
+class _AddressThrottle(SimpleRateThrottle):
+    """Requests from one address, counted in the shared cache (Redis with several processes)."""
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+
+class _AnonymousThrottle(_AddressThrottle):
+    scope = "anon"
+
+
+class _FailedTokenThrottle(_AddressThrottle):
+    scope = "auth_failures"
+
+
+def _throttle_or_raise(throttle: SimpleRateThrottle, request: Any) -> None:
+    if not throttle.allow_request(request, None):  # type: ignore[arg-type]  # no view here
+        raise exceptions.Throttled(wait=throttle.wait())
+
+
+def anonymous_throttle(request: Any) -> None:
+    """A request no authenticator recognized, throttled by its address (``Throttled``)."""
+    _throttle_or_raise(_AnonymousThrottle(), request)
+
+
+class TenantRateThrottle(SimpleRateThrottle):
+    """All of a tenant's users together (one tenant cannot starve the others)."""
+
+    scope = "tenant"
+
+    def get_cache_key(self, request: Any, view: Any) -> str | None:
+        membership = getattr(request, "membership", None)
+        if membership is None:
+            return None
+        return self.cache_format % {"scope": self.scope, "ident": membership.tenant_id}

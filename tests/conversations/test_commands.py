@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
+from django.test import RequestFactory
 from rest_framework.test import APIClient
 
 from conversations.models import Agent, ApiToken, Conversation, Membership, Tenant
@@ -43,7 +44,9 @@ def test_add_user_puts_the_user_in_the_tenant_with_a_role() -> None:
     run("create_tenant", "acme")
     assert run("add_user", "acme", "alice", "--password", "s3cret-pw").strip() == "alice"
     assert run("add_user", "acme", "alice", "--password", "s3cret-pw", "--admin").strip() == "alice"
-    user = authenticate(username="alice", password="s3cret-pw")
+    user = authenticate(
+        RequestFactory().post("/accounts/login/"), username="alice", password="s3cret-pw"
+    )
     assert user is not None and user.is_staff
     membership = Membership.objects.for_tenant(Tenant.objects.get(slug="acme")).get(user=user)
     assert membership.role == "admin"
@@ -93,7 +96,7 @@ def test_seed_demo_loads_the_demo_tenant_once() -> None:
         "notion-reporter",
     ]
     assert Conversation.objects.for_tenant(demo).count() == 1
-    user = authenticate(username="demo", password="demo")
+    user = authenticate(RequestFactory().post("/accounts/login/"), username="demo", password="demo")
     assert user is not None and user.is_staff
 
 
@@ -128,3 +131,23 @@ def test_settings_refuse_production_without_a_secret_key() -> None:
     )  # fmt: skip
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_production_settings_pass_the_deploy_checks_with_no_warning() -> None:
+    env: dict[str, Any] = {**os.environ, "DEBUG": "false", "ALLOWED_HOSTS": "chat.example.com",
+                           "SECRET_KEY": "a-production-length-secret-" + "x" * 40}  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "no issues" in result.stdout
+
+
+@pytest.mark.django_db
+def test_a_foreign_host_is_a_400(settings: Any) -> None:
+    from django.test import Client
+
+    settings.DEBUG = False
+    assert Client(HTTP_HOST="evil.example").get("/healthz").status_code == 400
+    assert Client(HTTP_HOST="evil.example").get("/api/v1/agents/").status_code == 400

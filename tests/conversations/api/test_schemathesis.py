@@ -44,10 +44,14 @@ def test_schemathesis_finds_no_failure_in_1500_generated_requests(
     server = Server(
         env={
             "DEBUG": "false",
+            "SECURE_SSL_REDIRECT": "false",  # production settings over plain HTTP on loopback
             "SECRET_KEY": "schemathesis-run-only",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "API_THROTTLE_RATE": "1000000/min",
             "INTENT_THROTTLE_RATE": "1000000/min",
+            "ANON_THROTTLE_RATE": "1000000/min",
+            "AUTH_FAILURE_THROTTLE_RATE": "1000000/min",
+            "TENANT_THROTTLE_RATE": "1000000/min",
         }
     )
     servers.append(server)
