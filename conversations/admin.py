@@ -142,7 +142,8 @@ class ConversationAdmin(TenantScopedAdmin):
     )
     list_select_related = ("tenant", "user")
     date_hierarchy = "created_at"
-    search_fields = ("title", "=id", "user__username")
+    # Titles are encrypted at rest: the database cannot search them (docs/OPERATIONS.md).
+    search_fields = ("=id", "user__username")
     ordering = ("-updated_at",)
     show_full_result_count = False
     paginator = CappedCountPaginator

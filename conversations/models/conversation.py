@@ -11,7 +11,7 @@ from django.db.models import Q
 from django.utils import timezone
 from ulid import ULID
 
-from conversations.models.fields import EncryptedTextField
+from conversations.models.fields import EncryptedJSONField, EncryptedTextField
 from conversations.models.tenancy import Tenant
 from conversations.tenancy.managers import TenantManager, TenantQuerySet
 
@@ -56,12 +56,13 @@ class Conversation(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="conversations"
     )
-    title = models.CharField(max_length=200, blank=True, default="")
+    # Encrypted: taken from the first message by default (the API bounds it to 200 characters).
+    title = EncryptedTextField(blank=True, default="")
     # The client's own data (PATCH conversations/{id}/ replaces it); nothing here drives a reply.
     metadata = models.JSONField(default=dict, blank=True)
     # The assistant's state (conversations.assistant.state): the open wizard, the options last
     # offered. The server's alone: written only by the chat turn, with the reply it goes with.
-    assistant_state = models.JSONField(default=dict, blank=True, editable=False)
+    assistant_state = EncryptedJSONField(default=dict, blank=True, editable=False)
     # Denormalized: the last sequence number handed out, so it is also the number of messages
     # (messages are never deleted one by one). It is the row every append locks.
     message_count = models.PositiveIntegerField(default=0)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from typing import Any
 
@@ -62,4 +63,37 @@ class EncryptedTextField(models.TextField):
 
     def get_prep_value(self, value: Any) -> Any:
         value = super().get_prep_value(value)
-        return None if value is None else encrypt_text(value)
+        # An empty value says nothing: kept empty, so "is it set?" stays a plain comparison.
+        return value if value in (None, "") else encrypt_text(value)
+
+
+class EncryptedJSONField(models.TextField):
+    """A JSON document stored as (encrypted, when keys are configured) text.
+
+    For documents that hold what users typed (the assistant's state: a wizard's gathered values,
+    a pending request). Rows written as plain JSON, before this field or without keys, read back.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("default", dict)
+        super().__init__(*args, **kwargs)
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        if value is None:
+            return None
+        if not isinstance(value, str):  # a backend that decoded JSON already
+            return value
+        return json.loads(decrypt_text(value)) if value else {}
+
+    def to_python(self, value: Any) -> Any:
+        if isinstance(value, str):
+            return json.loads(decrypt_text(value)) if value else {}
+        return value
+
+    def get_prep_value(self, value: Any) -> Any:
+        if value is None:
+            return None
+        return encrypt_text(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+    def value_to_string(self, obj: Any) -> str:
+        return json.dumps(self.value_from_object(obj))

@@ -138,7 +138,8 @@ def _next_seq(
     )
     params = [
         connection.ops.adapt_datetimefield_value(now),
-        title,
+        # Encrypted like the column (an empty title stays empty: "not set yet" stays a compare).
+        Conversation._meta.get_field("title").get_db_prep_save(title, connection),
         *state_params,
         conversation.id,
         conversation.tenant_id,
