@@ -83,7 +83,8 @@ def conversation_assistant_state(*, conversation: Conversation) -> dict[str, Any
         .values_list("assistant_state", flat=True)
         .first()
     )
-    return dict(stored or {})
+    # The field decodes the stored document (EncryptedJSONField).
+    return dict(stored) if isinstance(stored, dict) else {}
 
 
 def conversation_list(
