@@ -293,6 +293,13 @@ OMNIFORGE_INTENT_BACKOFF_S = env_float("OMNIFORGE_INTENT_BACKOFF_S", 0.25)
 OMNIFORGE_CONTEXT_TOKEN_BUDGET = env_int("OMNIFORGE_CONTEXT_TOKEN_BUDGET", 2000, minimum=1)
 OMNIFORGE_CONTEXT_MAX_MESSAGES = env_int("OMNIFORGE_CONTEXT_MAX_MESSAGES", 20, minimum=1)
 OMNIFORGE_ENCRYPTION_KEYS = env_list("OMNIFORGE_ENCRYPTION_KEYS")
+# Production stores nothing users typed in plaintext, unless told to in so many words.
+OMNIFORGE_ALLOW_PLAINTEXT = env_bool("OMNIFORGE_ALLOW_PLAINTEXT", default=DEBUG)
+if not OMNIFORGE_ENCRYPTION_KEYS and not OMNIFORGE_ALLOW_PLAINTEXT:
+    raise ImproperlyConfigured(
+        "OMNIFORGE_ENCRYPTION_KEYS must be set when DEBUG is off "
+        "(or OMNIFORGE_ALLOW_PLAINTEXT=true to store what users type unencrypted)"
+    )
 OMNIFORGE_MESSAGE_MAX_CHARS = env_int("OMNIFORGE_MESSAGE_MAX_CHARS", 16000, minimum=1)
 # A WebSocket's messages: a burst, then this many a second; a client that keeps sending into
 # the limit after this many refusals is closed (4429).

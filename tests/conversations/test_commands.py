@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.fernet import Fernet
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
 from django.test import RequestFactory
@@ -135,7 +136,8 @@ def test_settings_refuse_production_without_a_secret_key() -> None:
 
 def test_production_settings_pass_the_deploy_checks_with_no_warning() -> None:
     env: dict[str, Any] = {**os.environ, "DEBUG": "false", "ALLOWED_HOSTS": "chat.example.com",
-                           "SECRET_KEY": "a-production-length-secret-" + "x" * 40}  # fmt: skip
+                           "SECRET_KEY": "a-production-length-secret-" + "x" * 40,
+                           "OMNIFORGE_ENCRYPTION_KEYS": Fernet.generate_key().decode()}  # fmt: skip
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
@@ -151,3 +153,18 @@ def test_a_foreign_host_is_a_400(settings: Any) -> None:
     settings.DEBUG = False
     assert Client(HTTP_HOST="evil.example").get("/healthz").status_code == 400
     assert Client(HTTP_HOST="evil.example").get("/api/v1/agents/").status_code == 400
+
+
+def test_production_refuses_to_start_without_encryption_keys() -> None:
+    env: dict[str, Any] = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("OMNIFORGE_ENCRYPTION_KEYS", "OMNIFORGE_ALLOW_PLAINTEXT")
+    }
+    env.update({"DEBUG": "false", "SECRET_KEY": "x" * 50, "ALLOWED_HOSTS": "chat.example.com"})
+    result = subprocess.run(
+        [sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True,
+        text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert "OMNIFORGE_ENCRYPTION_KEYS must be set" in result.stderr

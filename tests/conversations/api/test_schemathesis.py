@@ -45,6 +45,7 @@ def test_schemathesis_finds_no_failure_in_1500_generated_requests(
         env={
             "DEBUG": "false",
             "SECURE_SSL_REDIRECT": "false",  # production settings over plain HTTP on loopback
+            "OMNIFORGE_ALLOW_PLAINTEXT": "true",
             "SECRET_KEY": "schemathesis-run-only",
             "ALLOWED_HOSTS": "127.0.0.1,localhost",
             "API_THROTTLE_RATE": "1000000/min",
