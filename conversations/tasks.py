@@ -21,6 +21,7 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connections
 
 from conversations.chat.commit import turn_commit_pending
+from conversations.chat.seal import seal, unseal
 from conversations.store.services import TRANSIENT_STORAGE_ERRORS
 
 logger = logging.getLogger("omniforge.chat")
@@ -45,7 +46,10 @@ def turn_commit_retry(
 ) -> int:
     """Commit a chat turn storage refused (its effects, messages and state); new messages."""
     return turn_commit_pending(
-        tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id, payload=payload
+        tenant_id=tenant_id,
+        user_id=user_id,
+        conversation_id=conversation_id,
+        payload=unseal(payload),
     )
 
 
@@ -82,8 +86,9 @@ def turn_commit_schedule(
 ) -> None:
     """Hand a turn that storage refused to the background retry."""
     if settings.REDIS_URL:
+        # Through the broker: the messages travel sealed (encrypted when keys are set).
         turn_commit_retry.apply_async(
-            args=(tenant_id, user_id, conversation_id, payload), countdown=RETRY_BASE_S
+            args=(tenant_id, user_id, conversation_id, seal(payload)), countdown=RETRY_BASE_S
         )
         return
     threading.Thread(

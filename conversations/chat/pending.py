@@ -9,6 +9,7 @@ from typing import Any
 
 from django.core.cache import cache
 
+from conversations.chat.seal import seal, unseal
 from conversations.store.services import PendingMessage
 
 logger = logging.getLogger("omniforge.chat")
@@ -45,12 +46,14 @@ def pending_turn_remember(
     database is the truth, this only lets a re-send arriving before the retry has landed
     answer with the ids it was given the first time.
     """
-    value = {
-        "conversation_id": turn.conversation_id,
-        "user_message": turn.user_message.to_payload(),
-        "reply": turn.reply.to_payload(),
-        "payload": turn.payload,
-    }
+    value = seal(
+        {
+            "conversation_id": turn.conversation_id,
+            "user_message": turn.user_message.to_payload(),
+            "reply": turn.reply.to_payload(),
+            "payload": turn.payload,
+        }
+    )  # the cache is Redis, shared and outside the database's encryption
     try:
         cache.set(
             _pending_turn_key(tenant_id, user_id, client_message_id), value, PENDING_TURN_TTL_S
@@ -69,6 +72,7 @@ def pending_turn_recall(
         return None
     if not value:
         return None
+    value = unseal(value)
     return PendingTurn(
         conversation_id=value["conversation_id"],
         user_message=PendingMessage.from_payload(value["user_message"]),
