@@ -186,6 +186,12 @@ if REDIS_URL:
                 # the blocking read, still bounded.
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 10}],
                 "prefix": env_str("CHANNEL_LAYER_PREFIX", "omniforge"),
+                # Frames carry what users typed through Redis: encrypted with the same keys.
+                **(
+                    {"symmetric_encryption_keys": env_list("OMNIFORGE_ENCRYPTION_KEYS")}
+                    if env_list("OMNIFORGE_ENCRYPTION_KEYS")
+                    else {}
+                ),
             },
         }
     }
