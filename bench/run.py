@@ -35,6 +35,9 @@ def main() -> None:
     os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
     # Figures stay comparable with earlier runs (encryption costs are measured in persistence).
     os.environ.setdefault("OMNIFORGE_ALLOW_PLAINTEXT", "true")
+    # The load runs measure capacity, not the per-account message limits.
+    os.environ.setdefault("OMNIFORGE_WS_USER_PER_MIN", "1000000")
+    os.environ.setdefault("OMNIFORGE_WS_TENANT_PER_MIN", "1000000")
     os.environ.setdefault("SECRET_KEY", "bench-only-secret-key")
     os.environ.setdefault("LOG_LEVEL", "WARNING")
     import django

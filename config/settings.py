@@ -312,6 +312,9 @@ OMNIFORGE_MESSAGE_MAX_CHARS = env_int("OMNIFORGE_MESSAGE_MAX_CHARS", 16000, mini
 OMNIFORGE_WS_BURST = env_int("OMNIFORGE_WS_BURST", 10, minimum=1)
 OMNIFORGE_WS_RATE_PER_S = env_float("OMNIFORGE_WS_RATE_PER_S", 2.0, minimum=0.01)
 OMNIFORGE_WS_STRIKES = env_int("OMNIFORGE_WS_STRIKES", 5, minimum=0)
+# Chat messages a minute over every socket and process: per user, and per tenant as a whole.
+OMNIFORGE_WS_USER_PER_MIN = env_int("OMNIFORGE_WS_USER_PER_MIN", 60, minimum=1)
+OMNIFORGE_WS_TENANT_PER_MIN = env_int("OMNIFORGE_WS_TENANT_PER_MIN", 1200, minimum=1)
 # The turn lease (one turn of a conversation at a time, across processes): renewed every
 # quarter of it while a turn runs, so a crashed process holds a conversation at most this long.
 OMNIFORGE_TURN_LEASE_S = env_float("OMNIFORGE_TURN_LEASE_S", 5.0, minimum=0.2)

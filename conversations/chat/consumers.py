@@ -21,6 +21,7 @@ from urllib.parse import parse_qs
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ObjectDoesNotExist
 
 from conversations.api.door import client_json_problem
@@ -80,6 +81,11 @@ def _ready(conversation: Conversation | None) -> dict[str, Any]:
             AssistantState.from_json(conversation.assistant_state), tenant=conversation.tenant
         ),
     }
+
+
+def _minute() -> int:
+    """The current minute: the window the shared message counters count in."""
+    return int(time.time() // 60)
 
 
 class ChatConsumer(AsyncJsonWebsocketConsumer):
@@ -190,12 +196,40 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             name = "content" if field == "message" else field
             await self._error("invalid_message", f"{name}: {errors[0]}", client_message_id)
             return
+        if await self._over_shared_limit():
+            await self._error(
+                "rate_limited",
+                "Too many messages from your account (or your workspace) this minute; "
+                "send it again shortly.",
+                client_message_id,
+            )
+            return
         try:
             self._queue.put_nowait(dict(body.validated_data))
         except asyncio.QueueFull:
             await self._error(
                 "busy", "Too many messages are waiting; send it again shortly.", client_message_id
             )
+
+    async def _over_shared_limit(self) -> bool:
+        """Messages per minute of this user, and of the whole tenant, over every socket and
+        server process (counted in the cache: Redis when configured)."""
+        window = _minute()
+        limits = (
+            (f"omniforge:ws-user:{self.user.pk}:{window}", settings.OMNIFORGE_WS_USER_PER_MIN),
+            (
+                f"omniforge:ws-tenant:{self.tenant.pk}:{window}",
+                settings.OMNIFORGE_WS_TENANT_PER_MIN,
+            ),
+        )
+        try:
+            for key, limit in limits:
+                await cache.aadd(key, 0, 120)
+                if await cache.aincr(key) > limit:
+                    return True
+        except Exception:  # a cache outage does not stop the chat; the socket's own limit holds
+            logger.warning("chat: could not count messages in the cache", exc_info=True)
+        return False
 
     async def _stop(self) -> None:
         if self._runner is not None and not self._runner.done:

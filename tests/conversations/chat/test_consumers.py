@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import time
+import uuid
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -455,3 +456,29 @@ async def test_a_client_sending_too_fast_is_told_then_closed_with_4429(
         assert (await socket.frame())["code"] == "rate_limited"
     await socket.io.send_to(text_data="{nope")
     assert await socket.closed_with() == 4429
+
+
+@pytest.mark.parametrize("scope", ["user", "tenant"])
+async def test_messages_are_limited_per_account_and_tenant_over_every_socket(
+    world: World, settings: Any, monkeypatch: pytest.MonkeyPatch, scope: str
+) -> None:
+    from conversations.chat import consumers
+
+    window = uuid.uuid4().int  # a minute of this test's own (counters are shared)
+    monkeypatch.setattr(consumers, "_minute", lambda: window)
+    settings.OMNIFORGE_WS_USER_PER_MIN = 3 if scope == "user" else 100
+    settings.OMNIFORGE_WS_TENANT_PER_MIN = 3 if scope == "tenant" else 100
+    second_user = world.owner if scope == "user" else world.member
+    laptop = Socket(await token_headers(world.owner))
+    phone = Socket(await token_headers(second_user))
+    await laptop.open()
+    await phone.open()
+    await laptop.say("what can you do?")
+    await phone.say("what can you do?")
+    conversation_id = (await laptop.say("list my agents"))[0]["conversation_id"]
+    refused = await phone.say("list my agents", client_message_id="phone-4")
+    assert [f["type"] for f in refused] == ["error"]
+    assert (refused[0]["code"], refused[0]["client_message_id"]) == ("rate_limited", "phone-4")
+    # Told, not closed: the socket still works for stop frames and reads.
+    await phone.io.send_json_to({"type": "stop"})
+    assert len(await stored(conversation_id)) == 4
