@@ -216,14 +216,15 @@ class IntentFilter(admin.SimpleListFilter):
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         if self.value():
-            return queryset.filter(**{f"metadata__intent__{self.key}": self.value()})
+            # A plain column beside the encrypted metadata (Message.intent_action/_method).
+            return queryset.filter(**{self.key: self.value()})
         return queryset
 
 
 class ActionTypeFilter(IntentFilter):
     title = "action type"
     parameter_name = "action_type"
-    key = "action_type"
+    key = "intent_action"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         from intents.types import ActionType
@@ -234,7 +235,7 @@ class ActionTypeFilter(IntentFilter):
 class MethodFilter(IntentFilter):
     title = "intent method"
     parameter_name = "method"
-    key = "method"
+    key = "intent_method"
 
     def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
         from intents.types import Method

@@ -65,7 +65,7 @@ def _replay(conversation: Conversation, user_message: Message) -> Message | None
     """The reply stored for a user message, when a client re-sends a message it already sent."""
     return (
         conversation.messages.filter(seq__gt=user_message.seq, role=Message.Role.ASSISTANT)
-        .filter(metadata__reply_to=user_message.id)
+        .filter(reply_to=user_message.id)
         .first()
     )
 

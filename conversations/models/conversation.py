@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
 from django.conf import settings
 from django.db import models
@@ -106,7 +106,13 @@ class Message(models.Model):
     role = models.CharField(max_length=16, choices=Role.choices)
     content = EncryptedTextField()
     token_count = models.PositiveIntegerField(default=0)
-    metadata = models.JSONField(default=dict, blank=True)
+    # Encrypted: it can quote what the user typed (the intent's entities, what a reply showed).
+    metadata = EncryptedJSONField(default=dict, blank=True)
+    # Plain copies of the labels the metadata holds, for lookups the database must answer:
+    # the reply to a user message (a re-send), and the admin's filters on the intent.
+    reply_to = models.CharField(max_length=26, blank=True, default="")
+    intent_action = models.CharField(max_length=32, blank=True, default="")
+    intent_method = models.CharField(max_length=16, blank=True, default="")
     # Idempotency key from the client (or the retrying writer): one message per key.
     client_message_id = models.CharField(max_length=64, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
@@ -132,3 +138,12 @@ class Message(models.Model):
 
     def __str__(self) -> str:
         return f"{self.conversation_id}#{self.seq} {self.role}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # The plain labels follow the metadata (the hot path's INSERT sets them itself).
+        intent = self.metadata.get("intent") if isinstance(self.metadata, dict) else None
+        intent = intent if isinstance(intent, dict) else {}
+        self.reply_to = str((self.metadata or {}).get("reply_to") or "")[:26]
+        self.intent_action = str(intent.get("action_type") or "")[:32]
+        self.intent_method = str(intent.get("method") or "")[:16]
+        super().save(*args, **kwargs)

@@ -74,6 +74,10 @@ class EncryptedJSONField(models.TextField):
     a pending request). Rows written as plain JSON, before this field or without keys, read back.
     """
 
+    # What django-stubs reads as the Python-side type (a document, not text).
+    _pyi_private_set_type: Any
+    _pyi_private_get_type: Any
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("default", dict)
         super().__init__(*args, **kwargs)

@@ -24,6 +24,7 @@ from conversations.models.fields import _PREFIX, current_fernet, encrypt_text
 # (kind, table, column): every column that holds what users typed, encrypted.
 COLUMNS = (
     ("message content", "conversations_message", "content"),
+    ("message metadata", "conversations_message", "metadata"),
     ("conversation titles", "conversations_conversation", "title"),
     ("assistant states", "conversations_conversation", "assistant_state"),
     ("skill-session documents", "skill_sessions_skillcreationsession", "context"),

@@ -146,7 +146,9 @@ def message_recent(*, conversation: Conversation, limit: int = 20) -> list[Recen
             role=row[2],
             content=decrypt_text(row[3]),
             token_count=row[4],
-            metadata=row[5] if isinstance(row[5], dict) else json.loads(row[5] or "{}"),
+            metadata=row[5]
+            if isinstance(row[5], dict)
+            else json.loads(decrypt_text(row[5]) if row[5] else "{}"),
         )
         for row in rows
     ]

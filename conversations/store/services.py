@@ -154,8 +154,19 @@ def _next_seq(
 
 _INSERT_COLUMNS = (
     "id", "tenant_id", "conversation_id", "seq", "role", "content", "token_count", "metadata",
-    "client_message_id", "created_at",
+    "reply_to", "intent_action", "intent_method", "client_message_id", "created_at",
 )  # fmt: skip
+
+
+def _plain_labels(metadata: Mapping[str, Any]) -> tuple[str, str, str]:
+    """What stays readable beside the encrypted metadata: reply_to, intent action and method."""
+    intent = metadata.get("intent")
+    intent = intent if isinstance(intent, Mapping) else {}
+    return (
+        str(metadata.get("reply_to") or "")[:26],
+        str(intent.get("action_type") or "")[:32],
+        str(intent.get("method") or "")[:16],
+    )
 
 
 def _insert_message(message: Message) -> None:
@@ -173,7 +184,8 @@ def _insert_message(message: Message) -> None:
         message.role,
         encrypt_text(message.content),
         message.token_count,
-        json.dumps(message.metadata, cls=DjangoJSONEncoder),
+        encrypt_text(json.dumps(message.metadata, cls=DjangoJSONEncoder)),
+        *_plain_labels(message.metadata),
         message.client_message_id,
         connection.ops.adapt_datetimefield_value(message.created_at),
     ]

@@ -13,7 +13,7 @@ from conversations.store.keys import rotate_keys
 
 class Command(BaseCommand):
     help = (
-        "Re-encrypt message content, titles, assistant states and skill-session documents with "
+        "Re-encrypt message content and metadata, titles, assistant states and skill sessions with "
         "the first key of OMNIFORGE_ENCRYPTION_KEYS. Safe to interrupt and run again."
     )
 

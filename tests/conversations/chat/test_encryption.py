@@ -1,5 +1,6 @@
-"""With keys set, what a user typed is not readable in the tables: message content, the title
-taken from it, the assistant's state (a wizard's gathered values), skill-session documents."""
+"""With keys set, what a user typed is not readable in the tables: message content and metadata
+(the intent's entities), the title taken from it, the assistant's state (a wizard's gathered
+values), skill-session documents."""
 
 from __future__ import annotations
 
@@ -29,9 +30,12 @@ def test_a_canary_typed_into_the_chat_is_nowhere_in_plaintext(world: World, sett
     chat.say(f"Create an agent that watches Jira for {CANARY} tickets")  # a wizard opens
     chat.say(f"create a skill that extracts {CANARY} totals from invoices")
     stored = raw("SELECT title, assistant_state FROM conversations_conversation")
-    stored += raw("SELECT content FROM conversations_message")
+    stored += raw("SELECT content, metadata FROM conversations_message")
     stored += raw("SELECT context FROM skill_sessions_skillcreationsession")
-    assert stored and not [value for value in stored if CANARY in value]
+    # Case-blind: the classifier's entities hold the words normalized.
+    assert stored and not [value for value in stored if CANARY.lower() in value.lower()]
+    # The labels the admin filters on stay readable beside the encrypted metadata.
+    assert raw("SELECT intent_action FROM conversations_message WHERE role = 'assistant'")
     # Read back through the models, everything is as typed.
     conversation = Conversation.objects.for_tenant(world.tenant_a).get()
     assert CANARY in conversation.title

@@ -46,6 +46,7 @@ def test_rows_under_an_old_key_or_none_end_up_under_the_newest(world: World, set
     done = run("--batch-size", "3")
     assert done == [
         "message content re-encrypted: 4 of 4",
+        "message metadata re-encrypted: 4 of 4",
         "conversation titles re-encrypted: 2 of 2",
         "assistant states re-encrypted: 2 of 2",
         "skill-session documents re-encrypted: 0 of 0",
