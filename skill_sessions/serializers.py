@@ -15,6 +15,16 @@ from skill_sessions.services import LoadedSession
 STATUSES = SkillCreationSession.Status.choices
 
 
+class OptionalIdField(serializers.CharField):
+    """An id that may be absent: null, not an empty string (which no path could take)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(allow_null=True, **kwargs)
+
+    def to_representation(self, value: Any) -> str | None:  # type: ignore[override]
+        return str(value) if value else None
+
+
 class SkillMessageSerializer(StrictSerializer):
     def get_fields(self) -> dict[str, serializers.Field[Any, Any, Any, Any]]:
         fields = super().get_fields()
@@ -42,7 +52,8 @@ class SkillSessionSerializer(serializers.Serializer[Any]):
     state = serializers.CharField()
     status = serializers.ChoiceField(choices=STATUSES)
     skill_name = serializers.CharField(allow_blank=True)
-    conversation_id = serializers.CharField(allow_blank=True)
+    # The chat conversation the session was started in; null when started through the API.
+    conversation_id = OptionalIdField()
     user = serializers.CharField()
     created_at = serializers.DateTimeField()
     updated_at = serializers.DateTimeField()
@@ -68,6 +79,7 @@ class SkillSessionSerializer(serializers.Serializer[Any]):
 
 class SkillSessionListItemSerializer(serializers.ModelSerializer[SkillCreationSession]):
     user = serializers.CharField(source="user.username")
+    conversation_id = OptionalIdField()
 
     class Meta:
         model = SkillCreationSession

@@ -35,6 +35,8 @@ class ConversationWriteSerializer(StrictSerializer):
 
 class MessageSerializer(serializers.ModelSerializer[Message]):
     conversation_id = serializers.CharField(read_only=True)
+    # Stored encrypted as text; a JSON object on the wire, as before.
+    metadata = serializers.JSONField(read_only=True)
 
     class Meta:
         model = Message
