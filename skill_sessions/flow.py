@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from conversations.assistant.slots import name_in, strip_acknowledgement, without_name
 from skill_sessions.context import SkillContext
 
 _PURPOSE_RE = re.compile(
@@ -30,16 +31,8 @@ _INTO_RE = re.compile(
     r"\b(?:into|to|as)\s+(?P<out>[A-Z0-9][\w .+/-]{1,60}|json\b[^.,;]*|csv\b[^.,;]*)"
 )
 _FROM_RE = re.compile(r"\bfrom\s+(?P<in>[^.,;!?]{3,80})", re.IGNORECASE)
-_NAME_RE = re.compile(
-    r"\b(?:named|called|call it|name it)\s+[\"'“]?(?P<name>[A-Za-z0-9][\w-]{1,60})", re.I
-)
 _IO_RE = re.compile(
     r"(?:input|in)\s*[:=]\s*(?P<i>.+?)\s*(?:->|→|=>|output\s*[:=])\s*(?:output\s*[:=]\s*)?(?P<o>.+)",
-    re.IGNORECASE,
-)
-_ACK_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|please|thanks|great|fine|si|sí|oui|ja|bitte|claro|"
-    r"vale)\b[\s,.!]*)+",
     re.IGNORECASE,
 )
 _YES_RE = re.compile(
@@ -92,7 +85,7 @@ class Step:
 
 
 def _clean(text: str) -> str:
-    return _ACK_RE.sub("", text.strip()).strip(" .!")
+    return strip_acknowledgement(text).strip(" .!")
 
 
 def _slug(text: str) -> str:
@@ -135,23 +128,21 @@ def _read_opening(context: SkillContext, message: str) -> None:
         source = _FROM_RE.search(context.purpose)
         if source:
             context.inputs = source.group("in").strip(" .")
-    name = _NAME_RE.search(message)
-    if name:
-        context.name = name.group("name").lower()
+    context.name = name_in(message) or context.name
     if context.purpose and not context.name:
         context.name = _slug(context.purpose)
 
 
 def _read_answer(context: SkillContext, message: str) -> None:
-    name = _NAME_RE.search(message)
+    name = name_in(message)
     if name:
-        context.name = name.group("name").lower()
+        context.name = name
     pair = _IO_RE.search(message)
     if pair:
         context.examples.append(f"{pair.group('i').strip()} → {pair.group('o').strip()}")
         return
     answer = _clean(message)
-    if not answer or (name and _NAME_RE.sub("", message).strip(" ,.") == ""):
+    if not answer or (name and without_name(message).strip(" ,.") == ""):
         return
     field = context.asking or (_missing(context) or [""])[0]
     if field == "purpose":
@@ -227,7 +218,7 @@ def _transition(context: SkillContext, message: str, generate: Generator) -> Ste
     if context.state in ("completed", "cancelled"):
         return Step("That skill session is finished. Start a new one any time.", context)
     if context.state == "confirming":
-        if _YES_RE.match(message) and not _NAME_RE.search(message):
+        if _YES_RE.match(message) and not name_in(message):
             return _generate(context, generate)
         _read_answer(context, _NO_RE.sub("", message, count=1))
         return _ask_or_confirm(context, "Got it.")

@@ -33,6 +33,7 @@ from conversations.assistant.wizard import (
     amend_created,
     describe,
     proposal_accepted,
+    starts_with_yes,
     tenant_zone,
     undo_created,
     wizard_recap,
@@ -114,10 +115,7 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         return Outcome(outcome.reply, outcome.state.replace(skill_session=state.skill_session),
                        outcome.effects)  # fmt: skip
     if wizard and wizard.proposed:
-        accepted = follow.yes or (
-            re.match(r"^\s*(?:yes|yeah|yep|sure|ok|si|sí|oui|ja)\b", turn.message, re.IGNORECASE)
-            and not follow.no
-        )
+        accepted = follow.yes or (starts_with_yes(turn.message) and not follow.no)
         if wizard.duplicate_of and _ANYWAY_RE.search(turn.message):
             accepted = True  # "create a second one anyway", whatever the label says
         if accepted:
@@ -146,7 +144,7 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
             return _picked_option(turn, state, state.options[pick])
     state = state.replace(pending=None)
 
-    if follow.recap and (len(turn.message.split()) <= 10 or is_question(turn.message)):
+    if follow.recap:
         if wizard:
             return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
         return Outcome(

@@ -309,6 +309,15 @@ def name_in(text: str) -> str | None:
     return match.group(1).strip("-_").lower() if match else None
 
 
+def strip_acknowledgement(text: str) -> str:
+    """The text without a leading "ok", "yes please", "sí", "bitte"…"""
+    return _ACK_RE.sub("", text.strip()).strip()
+
+
+def without_name(text: str) -> str:
+    return _NAME_RE.sub("", text)
+
+
 def is_acknowledgement(text: str) -> bool:
     return not _ACK_RE.sub("", text.strip()).strip(" ,.!")
 

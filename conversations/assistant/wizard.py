@@ -280,6 +280,10 @@ def _propose(state: AssistantState, gathered: dict[str, str]) -> Outcome:
     )
 
 
+def starts_with_yes(text: str) -> bool:
+    return bool(_YES_BUT_RE.match(text))
+
+
 def proposal_accepted(turn: Turn, state: AssistantState, text: str) -> Outcome:
     """A yes to a proposal (or to a second, identical agent): go on as if asked."""
     wizard = state.wizard or Wizard()

@@ -170,7 +170,9 @@ _CANCEL_RE = re.compile(
 
 
 def is_recap(parsed: Parsed) -> bool:
-    return bool(_RECAP_RE.search(parsed.norm))
+    """ "Where were we?": short, or a question ("... un résumé chaque vendredi" is not one)."""
+    short = len(parsed.units) <= 10 or parsed.norm.rstrip().endswith("?")
+    return short and bool(_RECAP_RE.search(parsed.norm))
 
 
 def is_cancel(parsed: Parsed) -> bool:
