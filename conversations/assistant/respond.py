@@ -190,6 +190,12 @@ def _names_another_agent(turn: Turn, name: str) -> bool:
     return bool(mentioned) and mentioned != name
 
 
+def _read_alone(turn: Turn) -> IntentResult:
+    """The message classified on its own: what it asks for, apart from an open wizard or
+    skill session (which the turn's own classification leans toward)."""
+    return classify_offline(turn.message, agents=agent_refs(turn.tenant))
+
+
 def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     """A confident request for something else in the middle of the wizard (answered, and the
     wizard kept for later); None when the message answers the wizard."""
@@ -197,7 +203,7 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
         return None
     if turn.intent.action_type in _SWITCH_AWAY:
         return turn.intent  # the classifier, wizard and all, read it as something else
-    alone = classify_offline(turn.message, agents=agent_refs(turn.tenant))
+    alone = _read_alone(turn)
     floor = 0.5 if is_question(turn.message) else 0.7
     if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
         return None
@@ -219,7 +225,7 @@ def _skill_detour(turn: Turn) -> IntentResult | None:
     session kept); None when the message answers the skill builder."""
     if is_acknowledgement(turn.message) or skill_cancel(turn.message):
         return None
-    alone = classify_offline(turn.message, agents=agent_refs(turn.tenant))
+    alone = _read_alone(turn)
     other = _SWITCH_AWAY - {ActionType.CREATE_SKILL}
     if alone.action_type not in other | {ActionType.CREATE_AGENT} or alone.confidence < 0.75:
         return None
