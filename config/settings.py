@@ -161,11 +161,17 @@ else:
     # Channels gives every open WebSocket a thread of its own, so connections kept per thread
     # would grow with the sockets (100 sockets, 100 connections: PostgreSQL's default limit).
     _default_db["CONN_MAX_AGE"] = 0
+    # Django's backend, with a breaker that fails fast while the server is unreachable instead
+    # of making every request wait for the pool's timeout (config/postgresql/base.py).
+    _default_db["ENGINE"] = "config.postgresql"
+    from config.postgresql.breaker import BreakerConnection
+
     _default_db["OPTIONS"] = {
         "pool": {
             "min_size": 1,
             "max_size": env_int("DATABASE_POOL_SIZE", 20, minimum=1),
             "timeout": 10,
+            "connection_class": BreakerConnection,
         }
     }
 DATABASES = {"default": _default_db}

@@ -21,8 +21,9 @@ from django.conf import settings
 from django.db import DatabaseError, close_old_connections, connections
 
 from conversations.chat.commit import turn_commit_pending
+from conversations.chat.pending import backlog_add, backlog_flush
 from conversations.chat.seal import seal, unseal
-from conversations.store.services import TRANSIENT_STORAGE_ERRORS
+from conversations.store.outage import TRANSIENT_STORAGE_ERRORS
 
 logger = logging.getLogger("omniforge.chat")
 
@@ -44,8 +45,11 @@ MAX_ATTEMPTS = 12  # about five minutes of backoff in all
 def turn_commit_retry(
     self: Any, tenant_id: int, user_id: int, conversation_id: str, payload: dict[str, Any]
 ) -> int:
-    """Commit a chat turn storage refused (its effects, messages and state); new messages."""
-    return turn_commit_pending(
+    """Commit a chat turn storage refused (its effects, messages and state); new messages.
+
+    The conversation's earlier unstored turns first, in the order they were answered.
+    """
+    return backlog_flush(conversation_id) + turn_commit_pending(
         tenant_id=tenant_id,
         user_id=user_id,
         conversation_id=conversation_id,
@@ -60,7 +64,7 @@ def _retry_in_process(
         for attempt in range(MAX_ATTEMPTS + 1):
             close_old_connections()
             try:
-                stored = turn_commit_pending(
+                stored = backlog_flush(conversation_id) + turn_commit_pending(
                     tenant_id=tenant_id,
                     user_id=user_id,
                     conversation_id=conversation_id,
@@ -84,7 +88,11 @@ def _retry_in_process(
 def turn_commit_schedule(
     *, tenant_id: int, user_id: int, conversation_id: str, payload: dict[str, Any]
 ) -> None:
-    """Hand a turn that storage refused to the background retry."""
+    """Hand a turn that storage refused to the background retry, listed in order after the
+    conversation's earlier unstored turns."""
+    backlog_add(
+        tenant_id=tenant_id, user_id=user_id, conversation_id=conversation_id, payload=payload
+    )
     if settings.REDIS_URL:
         # Through the broker: the messages travel sealed (encrypted when keys are set).
         turn_commit_retry.apply_async(

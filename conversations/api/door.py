@@ -10,7 +10,8 @@ lives apart because DRF imports this module's parser while it defines its own vi
   applies it to every frame.
 - ``ApiDoorMiddleware`` bounds a request before any view reads it (body size, query
   parameters) and turns any error answer under ``/api/`` into JSON in DRF's shape, whatever
-  raised it and whether DEBUG is on or not.
+  raised it and whether DEBUG is on or not; storage that is unavailable for now is a 503 with
+  ``Retry-After`` on every page.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 from rest_framework import exceptions
 from rest_framework.parsers import JSONParser
+
+from conversations.store.outage import RETRY_AFTER_S, UNAVAILABLE, is_transient
 
 logger = logging.getLogger("omniforge.api")
 
@@ -45,6 +48,7 @@ _DETAILS = {
     413: "The request body is too large.",
     414: "The request URL is too long.",
     500: "A server error occurred.",
+    503: UNAVAILABLE,
 }
 
 
@@ -203,6 +207,20 @@ class ApiDoorMiddleware:
         return _as_json(await get_response(request))
 
     def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if is_transient(exception):
+            # The database is down or out of connections: come back shortly, on every page.
+            logger.warning(
+                "storage unavailable on %s %s: %s",
+                request.method,
+                request.path_info,
+                type(exception).__name__,
+            )
+            retry = {"Retry-After": str(RETRY_AFTER_S)}
+            if _under_api(request):
+                return json_error(503, UNAVAILABLE, retry)
+            response = HttpResponse(UNAVAILABLE, status=503, content_type="text/plain")
+            response["Retry-After"] = retry["Retry-After"]
+            return response
         if not _under_api(request):
             return None
         logger.error(

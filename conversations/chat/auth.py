@@ -17,10 +17,13 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.http.request import validate_host
 
+from conversations.store.outage import TRANSIENT_STORAGE_ERRORS
 from conversations.tenancy.tokens import token_user
 
 AUTH_SESSION = "session"
 AUTH_TOKEN = "token"  # noqa: S105 - the name of a method, not a secret
+# Who it is could not be read: storage is unavailable for now (the consumer says so and closes).
+AUTH_UNAVAILABLE = "unavailable"
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -65,11 +68,14 @@ class ChatAuthMiddleware:
         scope = dict(scope)
         authorization = _header(scope, b"authorization") or ""
         keyword, _, key = authorization.partition(" ")
-        if keyword.lower() == "token" and key.strip():
-            scope["user"] = await _token_user(key.strip())
-            scope["auth_method"] = AUTH_TOKEN if scope["user"].is_authenticated else None
-        else:
-            scope["user"] = await _session_user(scope)
-            scope["auth_method"] = AUTH_SESSION if scope["user"].is_authenticated else None
+        try:
+            if keyword.lower() == "token" and key.strip():
+                scope["user"] = await _token_user(key.strip())
+                scope["auth_method"] = AUTH_TOKEN if scope["user"].is_authenticated else None
+            else:
+                scope["user"] = await _session_user(scope)
+                scope["auth_method"] = AUTH_SESSION if scope["user"].is_authenticated else None
+        except TRANSIENT_STORAGE_ERRORS:
+            scope["user"], scope["auth_method"] = AnonymousUser(), AUTH_UNAVAILABLE
         scope["origin"] = _header(scope, b"origin")
         return await self.app(scope, receive, send)

@@ -27,7 +27,7 @@ from django.core.exceptions import ObjectDoesNotExist
 from conversations.api.door import client_json_problem
 from conversations.assistant.respond import state_summary
 from conversations.assistant.state import AssistantState
-from conversations.chat.auth import AUTH_SESSION, origin_allowed
+from conversations.chat.auth import AUTH_SESSION, AUTH_UNAVAILABLE, origin_allowed
 from conversations.chat.frames import ChatError, message_dict, socket_frame
 from conversations.chat.runner import TurnRunner
 from conversations.chat.serializers import ChatRequestSerializer
@@ -35,6 +35,7 @@ from conversations.chat.turn import ChatTurn
 from conversations.models import Conversation
 from conversations.store import selectors
 from conversations.store.broadcast import conversation_group, user_group
+from conversations.store.outage import TRANSIENT_STORAGE_ERRORS, UNAVAILABLE
 from conversations.tenancy.permissions import membership_of
 
 logger = logging.getLogger("omniforge.chat")
@@ -43,8 +44,10 @@ MAX_FRAME_BYTES = 64 * 1024
 HISTORY_ON_CONNECT = 50
 QUEUED_MESSAGES = 10  # sent while a turn runs; more is "busy"
 _ID = re.compile(r"[0-9A-Za-z]{1,26}")
-# Close codes of the contract.
+# Close codes of the contract, and 4503 while storage is down (HTTP 503 in the 4xxx range
+# like the others; Autobahn does not let a server send 1013 "try again later").
 NOT_AUTHENTICATED, NOT_ALLOWED, NOT_FOUND, TOO_FAST, TOO_LARGE = 4401, 4403, 4404, 4429, 1009
+TRY_AGAIN_LATER = 4503
 
 
 class _RateLimit:
@@ -91,8 +94,22 @@ def _minute() -> int:
 class ChatConsumer(AsyncJsonWebsocketConsumer):
     conversation_id: str | None = None
     _closed = False
+    _known: Conversation | None = None
 
     async def connect(self) -> None:
+        try:
+            await self._open()
+        except TRANSIENT_STORAGE_ERRORS:
+            await self._unavailable()
+
+    async def _unavailable(self) -> None:
+        """Storage is down for now: say so, and close with "try again later" (the page's
+        reconnection backs off and comes back; sockets already open go on answering)."""
+        logger.warning("chat: refused a WebSocket while storage is unavailable")
+        await self.send_json({"type": "error", "code": "unavailable", "detail": UNAVAILABLE})
+        await self.close(code=TRY_AGAIN_LATER)
+
+    async def _open(self) -> None:
         method = self.scope.get("auth_method")
         if method == AUTH_SESSION and not origin_allowed(self.scope.get("origin")):
             # A cookie-authenticated handshake from another site: refused before it opens.
@@ -102,6 +119,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self.close()
             return
         await self.accept()
+        if method == AUTH_UNAVAILABLE:
+            await self._unavailable()
+            return
         if method is None:
             await self.close(code=NOT_AUTHENTICATED)
             return
@@ -124,6 +144,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 conversation_group(conversation.id), self.channel_name
             )
         await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+        self._known = conversation  # what a turn goes on with if storage cannot be read
         self._limit = _RateLimit()
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUED_MESSAGES)
         self._runner: TurnRunner | None = None
@@ -253,6 +274,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 content=data["message"],
                 conversation_id=self.conversation_id,
                 client_message_id=client_message_id,
+                known=self._known,
             )
             try:
                 await turn.open()
@@ -273,6 +295,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 )
             finally:
                 self._runner = None
+                if turn.conversation is not None:
+                    self._known = turn.conversation
 
     # --- frames to the client ---
 

@@ -44,11 +44,18 @@ from conversations.chat.frames import (
     storage_refused,
 )
 from conversations.chat.lease import lease_expiry, lease_keep
-from conversations.chat.pending import PendingTurn, pending_turn_recall, pending_turn_remember
+from conversations.chat.pending import (
+    PendingTurn,
+    backlog_flush,
+    backlog_pending,
+    pending_turn_recall,
+    pending_turn_remember,
+)
 from conversations.models import Conversation, Message, Tenant, new_id
 from conversations.store import selectors, services
 from conversations.store.context import conversation_history
-from conversations.store.services import TRANSIENT_STORAGE_ERRORS, PendingMessage
+from conversations.store.outage import TRANSIENT_STORAGE_ERRORS, UNAVAILABLE
+from conversations.store.services import PendingMessage
 from conversations.tasks import turn_commit_schedule
 from intents.redaction import Redacted, notice, redact
 from intents.services import aintent_classify, mentions
@@ -91,6 +98,9 @@ class ChatTurn:
     conversation_id: str | None = None
     client_message_id: str | None = None
     offline_only: bool = False
+    # The conversation as the asking socket last saw it: what the turn goes on with when
+    # storage cannot be read (a socket already open keeps being answered in an outage).
+    known: Conversation | None = None
     stop: asyncio.Event = field(default_factory=asyncio.Event)
 
     conversation: Conversation | None = None
@@ -130,6 +140,10 @@ class ChatTurn:
                     tenant=self.tenant, user=self.user, conversation_id=self.conversation_id
                 )
             except ObjectDoesNotExist:
+                if self._known_here():
+                    # Created in an outage, announced to this socket; the backlog stores it.
+                    self.conversation = self.known
+                    return
                 recalled = self._recalled
                 if recalled is None or recalled.conversation_id != self.conversation_id:
                     raise ChatError("not_found", "Not found.", status=404) from None
@@ -137,9 +151,14 @@ class ChatTurn:
             except DatabaseError as exc:
                 if not isinstance(exc, TRANSIENT_STORAGE_ERRORS):
                     raise storage_refused(exc) from exc
-                raise ChatError(
-                    "unavailable", "Storage is unavailable; try again shortly.", status=503
-                ) from exc
+                if not self._known_here():
+                    raise ChatError("unavailable", UNAVAILABLE, status=503) from exc
+                logger.warning("chat: storage unavailable, answering on what the socket knows")
+                self.conversation = self.known
+                self.degraded.append("conversation")
+
+    def _known_here(self) -> bool:
+        return self.known is not None and self.known.id == self.conversation_id
 
     async def events(self) -> AsyncGenerator[dict[str, Any], None]:
         try:
@@ -280,6 +299,7 @@ class ChatTurn:
         is replayed from what was remembered, with the same ids.
         """
         try:
+            backlog_flush(recalled.conversation_id)  # what was answered before it, first
             turn_commit_pending(
                 tenant_id=self.tenant.pk,
                 user_id=self.user.pk,
@@ -307,9 +327,11 @@ class ChatTurn:
             begun = self._recalled_begun(recalled)
             if begun is not None:
                 return begun
+        if self.conversation is not None and not self._unwritable():
+            self._flush_backlog(self.conversation.id)
         self._ensure_conversation()
         assert self.conversation is not None
-        if "conversation_create" not in self.degraded and not self._leased:
+        if not self._unwritable() and not self._leased:
             leased = Conversation.objects.for_tenant(self.tenant).filter(id=self.conversation.id)
             try:
                 if not leased.lease_acquire(
@@ -333,6 +355,22 @@ class ChatTurn:
             agents=[] if replaying else self._agents(),
             state=AssistantState() if replaying else self._state(),
         )
+
+    def _flush_backlog(self, conversation_id: str) -> None:
+        """Store the conversation's turns answered in an outage first, so this one follows
+        them; while that fails, this turn's messages join them (in order) instead."""
+        if not backlog_pending(conversation_id):
+            return
+        try:
+            backlog_flush(conversation_id)
+        except TRANSIENT_STORAGE_ERRORS:
+            logger.warning("chat: earlier turns are still waiting for storage")
+            self.degraded.append("backlog")
+
+    def _unwritable(self) -> bool:
+        """Storage failed this turn once already: its messages go to the background retry
+        without trying again (each try can wait for the pool's timeout)."""
+        return bool(self.degraded)
 
     def _ensure_conversation(self) -> None:
         if self.conversation is not None:
@@ -359,19 +397,20 @@ class ChatTurn:
             client_message_id=self.client_message_id,
             created_at=timezone.now(),
         )
-        if "conversation_create" not in self.degraded:
+        if not self._unwritable():
             try:
                 added = pending.store(self.conversation)
                 return added.message, added.created
             except TRANSIENT_STORAGE_ERRORS:
                 logger.warning("chat: could not store the user message, will retry", exc_info=True)
-                self.degraded.append("user_message")
+        if "user_message" not in self.degraded and "conversation_create" not in self.degraded:
+            self.degraded.append("user_message")  # not stored yet: the retry stores it
         self._unstored.append(pending)
         return pending, True
 
     def _read(self, part: str, read: Callable[[], _T], without: _T) -> _T:
         """A read the turn can do without while storage is unavailable (it says so)."""
-        if "conversation_create" in self.degraded:
+        if self._unwritable():
             return without
         try:
             return read()

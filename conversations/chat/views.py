@@ -25,6 +25,7 @@ from conversations.chat.frames import ChatError
 from conversations.chat.runner import TurnRunner
 from conversations.chat.serializers import ChatRequestSerializer
 from conversations.chat.turn import ChatTurn
+from conversations.store.outage import RETRY_AFTER_S, TRANSIENT_STORAGE_ERRORS, UNAVAILABLE
 from conversations.tenancy.permissions import request_tenant, request_user
 
 
@@ -58,6 +59,10 @@ def _drf_error(exc: exceptions.APIException) -> JsonResponse:
         headers["Retry-After"] = str(int(wait))
     detail = exc.detail if isinstance(exc.detail, dict) else {"detail": exc.detail}
     return json_error(exc.status_code, json.loads(json.dumps(detail, default=str)), headers)
+
+
+def _unavailable() -> JsonResponse:
+    return json_error(503, UNAVAILABLE, {"Retry-After": str(RETRY_AFTER_S)})
 
 
 def _sse(event: str, data: dict[str, Any]) -> str:
@@ -102,6 +107,8 @@ async def chat(request: HttpRequest) -> HttpResponseBase:
         drf_request, body = await sync_to_async(authorize_and_validate)()
     except exceptions.APIException as exc:
         return _drf_error(exc)
+    except TRANSIENT_STORAGE_ERRORS:  # the token or the membership could not be read
+        return _unavailable()
     turn = ChatTurn(
         tenant=request_tenant(drf_request),
         user=request_user(drf_request),
@@ -113,7 +120,7 @@ async def chat(request: HttpRequest) -> HttpResponseBase:
     try:
         await turn.open()
     except ChatError as exc:
-        return json_error(exc.status, exc.detail)
+        return _unavailable() if exc.status == 503 else json_error(exc.status, exc.detail)
 
     runner = TurnRunner(turn)
     if "text/event-stream" in request.headers.get("Accept", ""):

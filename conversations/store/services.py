@@ -20,7 +20,7 @@ from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import IntegrityError, InterfaceError, OperationalError, connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -34,10 +34,6 @@ from intents.redaction import redact
 logger = logging.getLogger("omniforge.store")
 
 TITLE_MAX_CHARS = 60
-# Errors that say "storage is unavailable for now" (locked, timed out, connection lost), as
-# opposed to "this write can never succeed" (bad data, a constraint, a bug): only these are
-# worth a retry, or an acknowledgement of a message that is not stored yet.
-TRANSIENT_STORAGE_ERRORS = (OperationalError, InterfaceError)
 
 
 @dataclass(frozen=True)

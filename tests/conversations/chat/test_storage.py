@@ -131,6 +131,36 @@ def test_a_reply_is_delivered_while_storage_is_unavailable_and_lands_once_afterw
 
 
 @pytest.mark.django_db(transaction=True)
+def test_turns_answered_in_one_outage_land_in_the_order_they_were_answered(
+    world: World, agents: Any, settings: Any, short_write_wait: None
+) -> None:
+    # Each turn's retry waits a random backoff, so without the conversation's backlog the
+    # later turns could land first, or after the turn answered once storage was back.
+    settings.REDIS_URL = ""
+    conversation = services.conversation_create(tenant=world.tenant_a, user=world.owner)
+    chat = Chat(world, world.owner)
+    chat.conversation_id = conversation.id
+    chat.say("what can you do?")
+    lock = WriteLock()
+    lock.hold(seconds=3)
+    answered = []
+    for n, text in enumerate(["list my agents", "hello", "what can you do?", "thanks"]):
+        data = chat.say(text, client_message_id=f"outage-{n}")
+        assert data["assistant_message"]["metadata"]["degraded"]
+        answered += [data["user_message"]["id"], data["assistant_message"]["id"]]
+    assert lock.released.wait(10)
+    data = chat.say("list my agents")  # storage is back: stored after the four, not before
+    answered += [data["user_message"]["id"], data["assistant_message"]["id"]]
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and len(stored(conversation.id)) < 12:
+        time.sleep(0.2)
+    time.sleep(0.5)
+    rows = stored(conversation.id)
+    assert [m.id for m in rows[2:]] == answered  # each once, in the order answered
+    assert [m.seq for m in rows] == list(range(1, 13))
+
+
+@pytest.mark.django_db(transaction=True)
 def test_the_celery_retry_task_commits_a_turn_exactly_once(world: World) -> None:
     conversation_id = "01JC0NVERSAT10NCREATEDLATER"[:26]
     user, reply = (
