@@ -120,7 +120,13 @@ def run() -> None:
         ],
     )
     unseen_rows = []
-    for name in ("eval.jsonl", "eval_blind.jsonl", "dev_followups.jsonl", "dev_phrasing.jsonl"):
+    for name in (
+        "eval.jsonl",
+        "eval_blind.jsonl",
+        "dev_followups.jsonl",
+        "dev_phrasing.jsonl",
+        "dev_hard.jsonl",
+    ):
         rows = [
             json.loads(line)
             for line in (repo / "intents" / "data" / name).read_text(encoding="utf-8").splitlines()
