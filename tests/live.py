@@ -156,10 +156,10 @@ class LiveSocket:
                 return frame
             self.sidebar.append(frame)
 
-    async def until_done(self) -> list[dict[str, Any]]:
-        frames = [await self.frame()]
+    async def until_done(self, timeout: float = 10) -> list[dict[str, Any]]:  # noqa: ASYNC109
+        frames = [await self.frame(timeout)]
         while frames[-1]["type"] not in ("done", "error"):
-            frames.append(await self.frame())
+            frames.append(await self.frame(timeout))
         return frames
 
     async def say(self, content: str, **extra: Any) -> list[dict[str, Any]]:

@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -43,6 +44,7 @@ logger = logging.getLogger("omniforge.chat")
 MAX_FRAME_BYTES = 64 * 1024
 HISTORY_ON_CONNECT = 50
 QUEUED_MESSAGES = 10  # sent while a turn runs; more is "busy"
+LAYER_RETRY_MIN_S, LAYER_RETRY_MAX_S = 0.2, 2.0  # while the channel layer is unreachable
 _ID = re.compile(r"[0-9A-Za-z]{1,26}")
 # Close codes of the contract, and 4503 while storage is down (HTTP 503 in the 4xxx range
 # like the others; Autobahn does not let a server send 1013 "try again later").
@@ -95,6 +97,12 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     conversation_id: str | None = None
     _closed = False
     _known: Conversation | None = None
+    _rejoining: asyncio.Task[None] | None = None
+    _groups_lost = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._groups: set[str] = set()
 
     async def connect(self) -> None:
         try:
@@ -140,10 +148,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 await self.close(code=NOT_FOUND)
                 return
             self.conversation_id = conversation.id
-            await self.channel_layer.group_add(
-                conversation_group(conversation.id), self.channel_name
-            )
-        await self.channel_layer.group_add(user_group(self.user.pk), self.channel_name)
+            await self._join(conversation_group(conversation.id))
+        await self._join(user_group(self.user.pk))
         self._known = conversation  # what a turn goes on with if storage cannot be read
         self._limit = _RateLimit()
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUED_MESSAGES)
@@ -168,12 +174,75 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             # A turn already started goes on in its runner and is stored; only messages that
             # were never acknowledged are dropped (their sender re-sends them).
             worker.cancel()
-        if getattr(self, "user", None) is not None and self.user.is_authenticated:
-            await self.channel_layer.group_discard(user_group(self.user.pk), self.channel_name)
-        if self.conversation_id:
-            await self.channel_layer.group_discard(
-                conversation_group(self.conversation_id), self.channel_name
-            )
+        rejoining = getattr(self, "_rejoining", None)
+        if rejoining is not None:
+            rejoining.cancel()
+        for group in list(self._groups):
+            try:
+                await self.channel_layer.group_discard(group, self.channel_name)
+            except Exception:  # the layer is down: the membership expires with the group
+                logger.warning("chat: could not leave %s", group.split(".")[0])
+
+    # --- the channel layer: down for a while (Redis restarting) is not the socket's end ---
+
+    @property
+    def channel_receive(self) -> Callable[[], Awaitable[dict[str, Any]]]:
+        return self._receive_from_layer
+
+    @channel_receive.setter
+    def channel_receive(self, receive: Callable[[], Awaitable[dict[str, Any]]]) -> None:
+        self._layer_receive = receive  # Channels sets it in __call__
+
+    async def _receive_from_layer(self) -> dict[str, Any]:
+        """The layer's next message; while the layer is unreachable, wait and try again.
+
+        Channels ends the consumer (and closes the socket) when this raises, but the socket's
+        own turns need no layer: they are answered and stored all the same. What the socket
+        misses meanwhile (other tabs' turns) it finds in the history when it reconnects.
+        """
+        delay = LAYER_RETRY_MIN_S
+        failing = False
+        while True:
+            try:
+                message = await self._layer_receive()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if not failing:
+                    logger.warning("chat: channel layer unreachable (%s)", type(exc).__name__)
+                    failing = True
+                self._groups_lost = True
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LAYER_RETRY_MAX_S)
+                if self._rejoining is None or self._rejoining.done():
+                    self._rejoining = asyncio.create_task(self._rejoin())
+                continue
+            return message
+
+    async def _join(self, group: str) -> None:
+        self._groups.add(group)
+        try:
+            await self.channel_layer.group_add(group, self.channel_name)
+        except Exception:
+            logger.warning("chat: could not join %s; rejoining later", group.split(".")[0])
+            self._groups_lost = True
+            if self._rejoining is None or self._rejoining.done():
+                self._rejoining = asyncio.create_task(self._rejoin())
+
+    async def _rejoin(self) -> None:
+        """Join the socket's groups again once the layer answers (a restarted Redis has
+        forgotten them)."""
+        delay = LAYER_RETRY_MIN_S
+        while self._groups_lost and not self._closed:
+            try:
+                for group in list(self._groups):
+                    await self.channel_layer.group_add(group, self.channel_name)
+            except Exception:
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, LAYER_RETRY_MAX_S)
+                continue
+            self._groups_lost = False
+            logger.warning("chat: channel layer reachable again; groups rejoined")
 
     # --- frames from the client ---
 
@@ -282,9 +351,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 async for event in self._runner.events():
                     if event["type"] == "ack" and self.conversation_id is None:
                         self.conversation_id = event["conversation_id"]
-                        await self.channel_layer.group_add(
-                            conversation_group(self.conversation_id), self.channel_name
-                        )
+                        await self._join(conversation_group(self.conversation_id))
                     await self._send(socket_frame(event))
             except ChatError as exc:
                 await self._error(exc.code, exc.detail, client_message_id)
