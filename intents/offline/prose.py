@@ -224,7 +224,8 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         sentences = [s.strip() for s in _SENTENCE_RE.findall(before) if s.strip()]
         offer_text = " ".join([*sentences[-1:], question])
         offer = judge(offer_text)[0]
-        if re.search(r"\b(?:run|rerun|re-run) (?:it|them)\b", question, re.I) and named:
+        targets = "|".join(["it", "them", *(re.escape(name) for name in named)])
+        if named and re.search(rf"\b(?:run|rerun|re-run) (?:{targets})\b", question, re.I):
             offer = ActionType.EXECUTE_TASK
         if _BULLET_RE.search(text) and re.search(r"\bcreate\b|\bready\b", question, re.I):
             offer = ActionType.CREATE_SKILL if _SKILL_RE.search(text) else ActionType.CREATE_AGENT
