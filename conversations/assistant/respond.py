@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from conversations.agents import selectors as agent_selectors
 from conversations.agents.selectors import agent_refs
 from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
@@ -171,6 +172,9 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         amended = amend_created(turn, state.replace(created=created), turn.message)
         if amended is not None and not _names_another_agent(turn, created.name):
             return amended
+    if action == ActionType.UPDATE_AGENT and _chore_without_agents(turn, entities):
+        # A change to an agent in a workspace that has none: it describes a chore to take on.
+        return wizard_step(turn, state, turn.message, proposal=True)
     if action == ActionType.CREATE_AGENT and intent.confidence >= 0.45 and not _asked_for(turn):
         # A described chore, even one read with doubt: the proposal is itself the question.
         return wizard_step(turn, state, turn.message, proposal=True)
@@ -179,6 +183,11 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     ):
         return clarify(turn, state)
     return _act(turn, state, action, entities, turn.message)
+
+
+def _chore_without_agents(turn: Turn, entities: Mapping[str, str]) -> bool:
+    described = bool(entities.get("source") or entities.get("frequency"))
+    return described and not agent_selectors.agents_first(tenant=turn.tenant, limit=1)
 
 
 def _asked_for(turn: Turn) -> bool:

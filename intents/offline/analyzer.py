@@ -167,7 +167,10 @@ class Analyzer:
             ("ed", "e"),
         ):
             if n > len(suffix) + 2 and token.endswith(suffix):
-                hit = lex.exact.get(token[: n - len(suffix)] + repl)
+                stem = token[: n - len(suffix)]
+                if suffix == "es" and stem + "e" in self.vocab:
+                    continue  # "watches" is "watch", "canales" "canal", but "notes" is "note"
+                hit = lex.exact.get(stem + repl)
                 if hit is not None:
                     return hit
         return None
