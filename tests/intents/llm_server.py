@@ -2,7 +2,9 @@
 
 Real HTTP on an ephemeral port in a background thread, so litellm and the openai SDK under it
 run their real transport, timeouts and error mapping. Each request pops the next scripted
-`Reply` (or gets `default` when the script is empty) and is recorded for assertions.
+`Reply` (or gets `default` when the script is empty) and is recorded for assertions. `default`
+may also be a function of the request (a `Responder`), for drills that answer many concurrent
+clients by what each asks rather than by arrival order.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -92,16 +94,26 @@ class RecordedRequest:
         return "\n".join(str(m.get("content", "")) for m in self.messages)
 
 
+# Answers a request when the script is empty; called under the server's lock, one request at a
+# time, so it may keep state (attempts per conversation, say) without locking of its own.
+Responder = Callable[[RecordedRequest], Reply]
+
+
+class _HTTPServer(ThreadingHTTPServer):
+    # socketserver's backlog of 5 drops connections when dozens of clients connect at once.
+    request_queue_size = 128
+
+
 class ScriptedLLMServer:
     """Serves scripted chat completions; `base_url` ends in /v1 like OpenAI's."""
 
-    def __init__(self, default: Reply | None = None) -> None:
-        self.default = default if default is not None else Reply.intent()
+    def __init__(self, default: Reply | Responder | None = None) -> None:
+        self.default: Reply | Responder = default if default is not None else Reply.intent()
         self.requests: list[RecordedRequest] = []
         self._script: deque[Reply] = deque()
         self._lock = threading.Lock()
         self._closing = threading.Event()
-        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
+        self._httpd = _HTTPServer(("127.0.0.1", 0), _make_handler(self))
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(
             target=self._httpd.serve_forever,
@@ -146,7 +158,9 @@ class ScriptedLLMServer:
     def _next_reply(self, record: RecordedRequest) -> Reply:
         with self._lock:
             self.requests.append(record)
-            return self._script.popleft() if self._script else self.default
+            if self._script:
+                return self._script.popleft()
+            return self.default if isinstance(self.default, Reply) else self.default(record)
 
 
 def _make_handler(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
@@ -239,7 +253,7 @@ def _completion_body(model: Any, reply: Reply) -> dict[str, Any]:
 
 
 @contextmanager
-def running_server(default: Reply | None = None) -> Iterator[ScriptedLLMServer]:
+def running_server(default: Reply | Responder | None = None) -> Iterator[ScriptedLLMServer]:
     server = ScriptedLLMServer(default=default).start()
     try:
         yield server
