@@ -59,7 +59,8 @@ class Conversation(models.Model):
     # Encrypted: taken from the first message by default (the API bounds it to 200 characters).
     title = EncryptedTextField(blank=True, default="")
     # The client's own data (PATCH conversations/{id}/ replaces it); nothing here drives a reply.
-    metadata = models.JSONField(default=dict, blank=True)
+    # Encrypted: a client may keep what its user typed here (a draft, a note).
+    metadata = EncryptedJSONField(default=dict, blank=True)
     # The assistant's state (conversations.assistant.state): the open wizard, the options last
     # offered. The server's alone: written only by the chat turn, with the reply it goes with.
     assistant_state = EncryptedJSONField(default=dict, blank=True, editable=False)

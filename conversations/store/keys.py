@@ -27,6 +27,7 @@ COLUMNS = (
     ("message metadata", "conversations_message", "metadata"),
     ("conversation titles", "conversations_conversation", "title"),
     ("assistant states", "conversations_conversation", "assistant_state"),
+    ("conversation metadata", "conversations_conversation", "metadata"),
     ("skill-session documents", "skill_sessions_skillcreationsession", "context"),
 )
 

@@ -20,6 +20,9 @@ from conversations.store.selectors import CURSOR_PATTERN
 
 
 class ConversationSerializer(serializers.ModelSerializer[Conversation]):
+    # Stored encrypted as text; a JSON object on the wire.
+    metadata = serializers.JSONField(read_only=True)
+
     class Meta:
         model = Conversation
         fields = ("id", "title", "created_at", "updated_at", "message_count", "metadata")

@@ -29,7 +29,15 @@ def test_a_canary_typed_into_the_chat_is_nowhere_in_plaintext(world: World, sett
     chat = Chat(world, world.owner)
     chat.say(f"Create an agent that watches Jira for {CANARY} tickets")  # a wizard opens
     chat.say(f"create a skill that extracts {CANARY} totals from invoices")
-    stored = raw("SELECT title, assistant_state FROM conversations_conversation")
+    # A client keeps its user's draft in the conversation's metadata (PATCH).
+    patched = chat.client.patch(
+        f"/api/v1/conversations/{chat.conversation_id}/",
+        {"metadata": {"draft": f"about the {CANARY} tickets"}},
+        format="json",
+    )
+    assert patched.status_code == 200, patched.content
+    assert patched.json()["metadata"] == {"draft": f"about the {CANARY} tickets"}
+    stored = raw("SELECT title, assistant_state, metadata FROM conversations_conversation")
     stored += raw("SELECT content, metadata FROM conversations_message")
     stored += raw("SELECT context FROM skill_sessions_skillcreationsession")
     # Case-blind: the classifier's entities hold the words normalized.

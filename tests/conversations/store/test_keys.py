@@ -49,6 +49,7 @@ def test_rows_under_an_old_key_or_none_end_up_under_the_newest(world: World, set
         "message metadata re-encrypted: 4 of 4",
         "conversation titles re-encrypted: 2 of 2",
         "assistant states re-encrypted: 2 of 2",
+        "conversation metadata re-encrypted: 2 of 2",
         "skill-session documents re-encrypted: 0 of 0",
     ]
     # Only the newest key is needed now, and everything reads as before.
