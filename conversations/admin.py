@@ -115,7 +115,7 @@ class AgentAdmin(TenantScopedAdmin):
     list_display = ("name", "tenant", "description", "created_at")
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
     list_select_related = ("tenant",)
-    search_fields = ("name", "description")
+    search_fields = ("name",)  # descriptions are encrypted
     readonly_fields = ("id", "tenant", "name", "description", "config", "created_by", "created_at")
 
 

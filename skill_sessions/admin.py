@@ -65,7 +65,7 @@ class SkillCreationSessionAdmin(TenantScopedAdmin):
 class SkillAdmin(TenantScopedAdmin):
     list_display = ("name", "tenant", "created_by", "created_at")
     list_filter = ("tenant",)
-    search_fields = ("name", "description")
+    search_fields = ("name",)  # descriptions are encrypted
     readonly_fields = ("tenant", "created_by", "name", "description", "definition",
                        "session_id", "created_at")  # fmt: skip
 

@@ -7,7 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from conversations.models import Tenant, new_id
-from conversations.models.fields import EncryptedTextField
+from conversations.models.fields import EncryptedJSONField, EncryptedTextField
 from conversations.tenancy.managers import TenantManager
 
 
@@ -63,9 +63,10 @@ class Skill(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
     )
-    name = models.SlugField(max_length=80)
-    description = models.TextField(blank=True, default="")
-    definition = models.JSONField(default=dict)
+    name = models.SlugField(max_length=80)  # plain, like an agent's: unique, listed, searched
+    # Encrypted: written from what the user told the skill builder.
+    description = EncryptedTextField(blank=True, default="")
+    definition = EncryptedJSONField(default=dict)
     session_id = models.CharField(max_length=64, blank=True, default="")
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 

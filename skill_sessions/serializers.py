@@ -89,6 +89,9 @@ class SkillSessionListItemSerializer(serializers.ModelSerializer[SkillCreationSe
 
 class SkillSerializer(serializers.ModelSerializer[Skill]):
     created_by = serializers.CharField(source="created_by.username", allow_null=True)
+    # Stored encrypted as text; a string and a JSON object on the wire.
+    description = serializers.CharField(read_only=True)
+    definition = serializers.JSONField(read_only=True)
 
     class Meta:
         model = Skill

@@ -23,6 +23,10 @@ class AgentListQuerySerializer(ListQuerySerializer):
 
 
 class AgentSerializer(serializers.ModelSerializer[Agent]):
+    # Stored encrypted as text; a string and a JSON object on the wire.
+    description = serializers.CharField(read_only=True)
+    config = serializers.JSONField(read_only=True)
+
     class Meta:
         model = Agent
         fields = ("id", "name", "description", "config", "created_at", "updated_at")

@@ -7,6 +7,7 @@ from django.db import models
 from django.utils import timezone
 
 from conversations.models.conversation import new_id
+from conversations.models.fields import EncryptedJSONField, EncryptedTextField
 from conversations.models.tenancy import Tenant
 from conversations.tenancy.managers import TenantManager
 
@@ -16,10 +17,12 @@ class Agent(models.Model):
 
     id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    # Plain: the owner's chosen name, unique per tenant, looked up and listed by the database.
     name = models.SlugField(max_length=80)
-    description = models.CharField(max_length=500, blank=True, default="")
+    # Encrypted: both are written from what a user typed (the API bounds the description to 500).
+    description = EncryptedTextField(blank=True, default="")
     # {"source", "trigger", "action", "schedule", "destination"} as gathered by the wizard.
-    config = models.JSONField(default=dict, blank=True)
+    config = EncryptedJSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

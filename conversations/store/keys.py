@@ -28,7 +28,11 @@ COLUMNS = (
     ("conversation titles", "conversations_conversation", "title"),
     ("assistant states", "conversations_conversation", "assistant_state"),
     ("conversation metadata", "conversations_conversation", "metadata"),
+    ("agent descriptions", "conversations_agent", "description"),
+    ("agent configs", "conversations_agent", "config"),
     ("skill-session documents", "skill_sessions_skillcreationsession", "context"),
+    ("skill descriptions", "skill_sessions_skill", "description"),
+    ("skill definitions", "skill_sessions_skill", "definition"),
 )
 
 

@@ -50,7 +50,11 @@ def test_rows_under_an_old_key_or_none_end_up_under_the_newest(world: World, set
         "conversation titles re-encrypted: 2 of 2",
         "assistant states re-encrypted: 2 of 2",
         "conversation metadata re-encrypted: 2 of 2",
+        "agent descriptions re-encrypted: 0 of 0",
+        "agent configs re-encrypted: 0 of 0",
         "skill-session documents re-encrypted: 0 of 0",
+        "skill descriptions re-encrypted: 0 of 0",
+        "skill definitions re-encrypted: 0 of 0",
     ]
     # Only the newest key is needed now, and everything reads as before.
     settings.OMNIFORGE_ENCRYPTION_KEYS = [NEW]
