@@ -183,13 +183,17 @@ REDIS_URL = env_str("REDIS_URL")
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            # Pub/sub: Redis pushes each group message to the processes subscribed to it, in
+            # publish order. The list-based layer drains one Redis key per process, capped at
+            # 100 messages, one message per four round trips: under load it dropped frames
+            # silently, or delivered them a minute late and then expired them
+            # (tests/faults/test_load.py).
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
             # The prefix keeps separate installations (or test runs) on one Redis apart.
             "CONFIG": {
-                # redis-py 8 reads with a 5 s socket timeout by default, exactly the length of
-                # channels_redis's blocking receive (BZPOPMIN, 5 s), so an idle socket's receive
-                # loop times out and the consumer dies (django/channels_redis#422). Longer than
-                # the blocking read, still bounded.
+                # Bounded reads (the pub/sub listener polls every 0.1 s; the list-based layer's 5 s
+                # blocking read once met redis-py 8's 5 s default and killed idle consumers,
+                # django/channels_redis#422).
                 "hosts": [{"address": REDIS_URL, "socket_timeout": 10}],
                 "prefix": env_str("CHANNEL_LAYER_PREFIX", "omniforge"),
                 # Frames carry what users typed through Redis: encrypted with the same keys.

@@ -99,6 +99,7 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     _known: Conversation | None = None
     _rejoining: asyncio.Task[None] | None = None
     _groups_lost = False
+    _answered: frozenset[str] | set[str] = frozenset()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -155,7 +156,15 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         self._queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(QUEUED_MESSAGES)
         self._runner: TurnRunner | None = None
         self._worker = asyncio.create_task(self._work())
-        await self.send_json(await database_sync_to_async(_ready)(conversation))
+        ready = await database_sync_to_async(_ready)(conversation)
+        # Turns already answered in the history the socket starts from: frames of theirs still
+        # on their way through the layer (pub/sub fans out on arrival) are not news to it.
+        self._answered = {
+            str(m["metadata"].get("reply_to"))
+            for m in ready["history"]
+            if m["role"] == "assistant" and isinstance(m["metadata"], dict)
+        }
+        await self.send_json(ready)
 
     async def _conversation(self, conversation_id: str) -> Conversation | None:
         if not _ID.fullmatch(conversation_id):
@@ -345,14 +354,22 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 client_message_id=client_message_id,
                 known=self._known,
             )
+            # On its conversation's group, the socket hears its own turn from the group, in the
+            # one order every socket of the conversation hears; a conversation's first turn (no
+            # group yet), a replayed one (the others saw it) and whatever the layer could not
+            # take (Redis down) are sent to it directly.
+            in_group = self.conversation_id is not None
             try:
                 await turn.open()
-                self._runner = TurnRunner(turn, origin=self.channel_name)
-                async for event in self._runner.events():
+                runner = self._runner = TurnRunner(
+                    turn, origin=self.channel_name, to_origin=in_group
+                )
+                async for event in runner.events():
                     if event["type"] == "ack" and self.conversation_id is None:
                         self.conversation_id = event["conversation_id"]
                         await self._join(conversation_group(self.conversation_id))
-                    await self._send(socket_frame(event))
+                    if not in_group or runner.replayed or not runner.last_via_group:
+                        await self._send(socket_frame(event))
             except ChatError as exc:
                 await self._error(exc.code, exc.detail, client_message_id)
             except Exception:
@@ -380,8 +397,11 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     # --- the channel layer's messages (handlers named after their types) ---
 
     async def turn_frame(self, event: dict[str, Any]) -> None:
-        if event.get("origin") != self.channel_name:  # the asking socket has it already
-            await self._send(event["frame"])
+        if event.get("origin") == self.channel_name:  # the asking socket has it already
+            return
+        if event.get("turn") in self._answered:  # in the history it was sent on connect
+            return
+        await self._send(event["frame"])
 
     async def conversation_frame(self, event: dict[str, Any]) -> None:
         await self._send(event["frame"])

@@ -26,9 +26,20 @@ _END = object()
 class TurnRunner:
     """Drives one ``ChatTurn``; ``events()`` gives the asking door its events, as they come."""
 
-    def __init__(self, turn: ChatTurn, *, origin: str | None = None) -> None:
+    def __init__(
+        self, turn: ChatTurn, *, origin: str | None = None, to_origin: bool = False
+    ) -> None:
         self.turn = turn
-        self.origin = origin  # the asking socket's channel: the group skips it
+        self.origin = origin  # the asking socket's channel: the group skips it...
+        # ...unless it hears the turn through the group like every other socket (one stream,
+        # one order for all of them).
+        self.to_origin = to_origin
+        self.replayed = False
+        # Whether the event ``events()`` gave last went out through the group (when not, a
+        # socket that counted on hearing it there sends it itself: the layer is down).
+        self.last_via_group = False
+        # The turn's user message: every frame relayed to the group says which turn it is of.
+        self.turn_id = ""
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task = asyncio.create_task(self._drive())
         _RUNNING.add(self._task)
@@ -36,17 +47,20 @@ class TurnRunner:
 
     async def _drive(self) -> None:
         group: str | None = None
-        replayed = False
         try:
             async for event in self.turn.events():
-                self._queue.put_nowait(event)
                 if event["type"] == "ack":
                     group = conversation_group(event["conversation_id"])
+                    self.turn_id = str(event["message_id"])
                     # A re-sent message is answered to its sender only: the others saw it.
-                    replayed = bool(event.get("replayed"))
-                if group and not replayed:
-                    message = {"type": "turn.frame", "frame": socket_frame(event)}
-                    await group_send(group, {**message, "origin": self.origin})
+                    self.replayed = bool(event.get("replayed"))
+                via_group = False
+                if group and not self.replayed:
+                    origin = None if self.to_origin else self.origin
+                    message: dict[str, Any] = {"type": "turn.frame", "frame": socket_frame(event)}
+                    message |= {"origin": origin, "turn": self.turn_id}
+                    via_group = await group_send(group, message)
+                self._queue.put_nowait((event, via_group))
         except ChatError as exc:
             self._queue.put_nowait(exc)
             await self._tell_the_others(group, exc.code, exc.detail)
@@ -64,7 +78,8 @@ class TurnRunner:
         frame = {"type": "error", "code": code, "detail": detail}
         if self.turn.client_message_id:
             frame["client_message_id"] = self.turn.client_message_id
-        await group_send(group, {"type": "turn.frame", "frame": frame, "origin": self.origin})
+        message = {"type": "turn.frame", "frame": frame, "origin": self.origin}
+        await group_send(group, message | {"turn": self.turn_id})
 
     async def events(self) -> AsyncIterator[dict[str, Any]]:
         """The turn's events; a ``ChatError`` (or a failure) is raised where it happened."""
@@ -74,7 +89,8 @@ class TurnRunner:
                 return
             if isinstance(item, Exception):
                 raise item
-            yield item
+            event, self.last_via_group = item
+            yield event
 
     def stop(self) -> None:
         self.turn.stop.set()

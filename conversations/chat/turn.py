@@ -235,7 +235,10 @@ class ChatTurn:
             content, outcome, begun.state, intent, user_message.id, interrupted
         )
         if self._heartbeat is not None:
-            self._heartbeat.cancel()  # the commit released the lease
+            self._heartbeat.cancel()
+        # The lease is released in events()'s finally, once the runner has sent ``done`` to the
+        # conversation's group: the next turn's ack then follows this turn's done on every
+        # socket.
         yield {
             "type": "done",
             "message_id": assistant.id,
@@ -528,9 +531,7 @@ class ChatTurn:
                     effects=effects,
                     reply_to=reply_to,
                     state_before=state_before,
-                    release_lease_of=self._owner if self._leased else None,
                 )
-                self._leased = False  # released by the commit's own statement
                 return stored
             except TRANSIENT_STORAGE_ERRORS:
                 logger.warning("chat: could not store the reply, will retry", exc_info=True)

@@ -37,14 +37,17 @@ def conversation_dict(conversation: Conversation) -> dict[str, Any]:
     return dict(ConversationSerializer(conversation).data)
 
 
-async def group_send(group: str, message: dict[str, Any]) -> None:
+async def group_send(group: str, message: dict[str, Any]) -> bool:
+    """Whether the layer took the message (False: logged, and the caller may deliver it itself)."""
     layer = get_channel_layer()
     if layer is None:
-        return
+        return False
     try:
         await layer.group_send(group, message)
     except Exception:
         logger.warning("chat: could not deliver to %s", group.split(".")[0], exc_info=True)
+        return False
+    return True
 
 
 def conversation_changed(conversation: Conversation, event: ConversationEvent) -> None:
