@@ -119,6 +119,11 @@ def json_error(status: int, detail: Any, headers: Mapping[str, str] | None = Non
     return response
 
 
+def storage_unavailable() -> JsonResponse:
+    """The JSON answer to a request that needs storage while it is unreachable."""
+    return json_error(503, UNAVAILABLE, {"Retry-After": str(RETRY_AFTER_S)})
+
+
 def _under_api(request: HttpRequest) -> bool:
     return request.path_info.startswith(API_PREFIX)
 
@@ -215,11 +220,10 @@ class ApiDoorMiddleware:
                 request.path_info,
                 type(exception).__name__,
             )
-            retry = {"Retry-After": str(RETRY_AFTER_S)}
             if _under_api(request):
-                return json_error(503, UNAVAILABLE, retry)
+                return storage_unavailable()
             response = HttpResponse(UNAVAILABLE, status=503, content_type="text/plain")
-            response["Retry-After"] = retry["Retry-After"]
+            response["Retry-After"] = str(RETRY_AFTER_S)
             return response
         if not _under_api(request):
             return None

@@ -183,9 +183,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             # A turn already started goes on in its runner and is stored; only messages that
             # were never acknowledged are dropped (their sender re-sends them).
             worker.cancel()
-        rejoining = getattr(self, "_rejoining", None)
-        if rejoining is not None:
-            rejoining.cancel()
+        if self._rejoining is not None:
+            self._rejoining.cancel()
         for group in list(self._groups):
             try:
                 await self.channel_layer.group_discard(group, self.channel_name)

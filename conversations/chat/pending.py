@@ -169,10 +169,3 @@ def backlog_flush(conversation_id: str) -> int:
             except Exception:
                 logger.warning("store: could not update the pending turns", exc_info=True)
     return stored
-
-
-def backlog_pending(conversation_id: str) -> bool:
-    try:
-        return cache.get(_backlog_key(conversation_id)) is not None
-    except Exception:
-        return False

@@ -47,7 +47,6 @@ from conversations.chat.lease import lease_expiry, lease_keep
 from conversations.chat.pending import (
     PendingTurn,
     backlog_flush,
-    backlog_pending,
     pending_turn_recall,
     pending_turn_remember,
 )
@@ -362,8 +361,6 @@ class ChatTurn:
     def _flush_backlog(self, conversation_id: str) -> None:
         """Store the conversation's turns answered in an outage first, so this one follows
         them; while that fails, this turn's messages join them (in order) instead."""
-        if not backlog_pending(conversation_id):
-            return
         try:
             backlog_flush(conversation_id)
         except TRANSIENT_STORAGE_ERRORS:

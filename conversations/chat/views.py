@@ -20,12 +20,12 @@ from rest_framework.authentication import TokenAuthentication
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
-from conversations.api.door import json_error
+from conversations.api.door import json_error, storage_unavailable
 from conversations.chat.frames import ChatError
 from conversations.chat.runner import TurnRunner
 from conversations.chat.serializers import ChatRequestSerializer
 from conversations.chat.turn import ChatTurn
-from conversations.store.outage import RETRY_AFTER_S, TRANSIENT_STORAGE_ERRORS, UNAVAILABLE
+from conversations.store.outage import TRANSIENT_STORAGE_ERRORS
 from conversations.tenancy.permissions import request_tenant, request_user
 
 
@@ -59,10 +59,6 @@ def _drf_error(exc: exceptions.APIException) -> JsonResponse:
         headers["Retry-After"] = str(int(wait))
     detail = exc.detail if isinstance(exc.detail, dict) else {"detail": exc.detail}
     return json_error(exc.status_code, json.loads(json.dumps(detail, default=str)), headers)
-
-
-def _unavailable() -> JsonResponse:
-    return json_error(503, UNAVAILABLE, {"Retry-After": str(RETRY_AFTER_S)})
 
 
 def _sse(event: str, data: dict[str, Any]) -> str:
@@ -108,7 +104,7 @@ async def chat(request: HttpRequest) -> HttpResponseBase:
     except exceptions.APIException as exc:
         return _drf_error(exc)
     except TRANSIENT_STORAGE_ERRORS:  # the token or the membership could not be read
-        return _unavailable()
+        return storage_unavailable()
     turn = ChatTurn(
         tenant=request_tenant(drf_request),
         user=request_user(drf_request),
@@ -120,7 +116,7 @@ async def chat(request: HttpRequest) -> HttpResponseBase:
     try:
         await turn.open()
     except ChatError as exc:
-        return _unavailable() if exc.status == 503 else json_error(exc.status, exc.detail)
+        return storage_unavailable() if exc.status == 503 else json_error(exc.status, exc.detail)
 
     runner = TurnRunner(turn)
     if "text/event-stream" in request.headers.get("Accept", ""):

@@ -16,6 +16,19 @@ from collections.abc import Iterator
 from types import TracebackType
 
 
+def proxied_database_url(proxy: TcpProxy) -> str:
+    """DATABASE_URL of the test database, reached through ``proxy``."""
+    from django.db import connection
+
+    from tests.conftest import subprocess_database_url
+
+    params = connection.settings_dict
+    return subprocess_database_url().replace(
+        f"@{params.get('HOST') or '127.0.0.1'}:{params.get('PORT') or 5432}/",
+        f"@127.0.0.1:{proxy.port}/",
+    )
+
+
 class TcpProxy:
     def __init__(self, target_host: str, target_port: int) -> None:
         self.target = (target_host, target_port)

@@ -22,20 +22,12 @@ from django.db import connection, connections
 from conversations.models import Conversation, Message
 from conversations.store import services
 from conversations.tenancy.services import token_issue
-from tests.conftest import World, subprocess_database_url
-from tests.faults.proxy import TcpProxy
+from tests.conftest import World
+from tests.faults.proxy import TcpProxy, proxied_database_url
 from tests.faults.services import CeleryWorker, own_redis_db
 from tests.live import LiveSocket, Server
 
 OUTAGE_S = 10.0
-
-
-def proxied_database_url(proxy: TcpProxy) -> str:
-    params = connection.settings_dict
-    return subprocess_database_url().replace(
-        f"@{params.get('HOST') or '127.0.0.1'}:{params.get('PORT') or 5432}/",
-        f"@127.0.0.1:{proxy.port}/",
-    )
 
 
 class Talker:

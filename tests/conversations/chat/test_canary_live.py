@@ -25,8 +25,8 @@ from cryptography.fernet import Fernet
 from django.db import connection, connections
 
 from conversations.tenancy.services import token_issue
-from tests.conftest import World, subprocess_database_url
-from tests.faults.proxy import TcpProxy
+from tests.conftest import World
+from tests.faults.proxy import TcpProxy, proxied_database_url
 from tests.live import LiveSocket, Server
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -91,10 +91,7 @@ def test_a_canary_sent_every_way_is_nowhere_in_plaintext(
             proxy = stack.enter_context(
                 TcpProxy(params.get("HOST") or "127.0.0.1", int(params.get("PORT") or 5432))
             )
-            env["DATABASE_URL"] = subprocess_database_url().replace(
-                f"@{params.get('HOST') or '127.0.0.1'}:{params.get('PORT') or 5432}/",
-                f"@127.0.0.1:{proxy.port}/",
-            )
+            env["DATABASE_URL"] = proxied_database_url(proxy)
         connections.close_all()
         server = Server(env=env)
         servers.append(server)
