@@ -194,6 +194,7 @@ def _with_prose(
         offer=prose.offer,
         offer_entities=offer_entities,
         options=prose.options,
+        alternatives=prose.alternatives,
         listed_agents=prose.listed_agents,
         # The caller's own word on the wizard ({} is "none open") outranks the text.
         wizard=ctx.wizard if wizard is not None else prose.wizard,
@@ -282,6 +283,11 @@ def _follow_up(
         if n_units <= 10:
             for _, action, _ in ctx.options:
                 logits[_INDEX[action]] += 1.0
+
+    if ctx.alternatives and not ctx.options and n_units <= 8:
+        side = _side_named(parsed, ctx.alternatives)
+        if side is not None:
+            return _Decision(side[0], 0.8, f"takes one side of the question ({side[1]})")
 
     if ctx.listed_agents:
         picked = selection(parsed, len(ctx.listed_agents))
@@ -409,6 +415,20 @@ _ACTION_WORDS = frozenset({"create", "run", "show", "change", "skill", "agent", 
 def _label_words(label: str) -> frozenset[str]:
     units = parse(label, engine().analyzer).units
     return frozenset(u.canon for u in units if u.concepts or len(u.canon) > 3)
+
+
+def _side_named(
+    parsed: Parsed, sides: Sequence[tuple[ActionType, str]]
+) -> tuple[ActionType, str] | None:
+    """The one side of an either/or question the message names by a word only it has."""
+    words = {u.canon for u in parsed.units if u.concepts or len(u.canon) > 3} - {AGENT_WORD}
+    own = [_label_words(side) - {AGENT_WORD} for _, side in sides]
+    hits = [
+        side
+        for side, mine in zip(sides, own, strict=True)
+        if words & (mine - frozenset().union(*(o for o in own if o is not mine)))
+    ]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _option_by_label(parsed: Parsed, ctx: Context) -> tuple[int, ActionType, str] | None:

@@ -40,6 +40,8 @@ class Context:
     offer: ActionType | None = None
     offer_entities: Mapping[str, str] = field(default_factory=dict)
     options: tuple[tuple[int, ActionType, str], ...] = ()
+    # "Should I add MOBILE to it, or create a separate agent?": each side and what it does.
+    alternatives: tuple[tuple[ActionType, str], ...] = ()
     listed_agents: tuple[str, ...] = ()
     wizard: ActionType | None = None
     wizard_asking: tuple[str, ...] = ()

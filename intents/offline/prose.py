@@ -20,6 +20,9 @@ from intents.types import ActionType, HistoryTurn
 Judge = Callable[[str], tuple[ActionType, float]]
 
 _ITEM_RE = re.compile(r"^[ \t]*(\d{1,2})[ \t]*[.)][ \t]+(\S.*)$", re.MULTILINE)
+# "Two options: 1) an agent that …, or 2) a one-time report …" on one line.
+_INLINE_ITEM_RE = re.compile(r"(?<![\w$.,])\(?([1-9])[.)][ \t]+(?=\S)")
+_ITEM_TAIL_RE = re.compile(r"[\s,;]*(?:\b(?:or|and|o|ou|oder|y|et|und)\b)?[\s,;]*$", re.I)
 _BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$", re.MULTILINE)
 _SLUG_RE = re.compile(r"(?<![\w@./-])([a-z][a-z0-9]*(?:[-_][a-z0-9]+){1,5})(?![\w@-])")
 _EMAIL_RE = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+")
@@ -66,6 +69,13 @@ _LIST_ASKS = (
         r"history|status)\b", re.I)),
     (ActionType.EXECUTE_TASK, re.compile(r"\b(?:run|start|trigger|kick off|execute)\b", re.I)),
 )  # fmt: skip
+_OR_RE = re.compile(r",?\s+(?:or|o|ou|oder)\s+", re.I)
+# What leads up to the first side of an either/or question: "Got it. Should I …", "… be".
+_ASKING_LEAD_RE = re.compile(
+    r"^.*?\b(?:should|shall|would|do|does|is|are|can|could|want)\b(?:\s+(?:i|we|you|that|this|"
+    r"it|they|me|to|like|prefer|rather|be|have))*\s+",
+    re.I,
+)
 _WH_RE = re.compile(
     r"^(?:[\w ]{0,20}[:,-] )?(?:which|what|where|when|how|who|why|whose|cual|que|quel|quelle|"
     r"ou|quand|comment|welche[rsmn]?|was|wo|wann|wie)\b",
@@ -125,6 +135,7 @@ class Prose:
     """What the previous assistant text offered, in the shape the follow-up rules read."""
 
     options: tuple[tuple[int, ActionType, str], ...] = ()
+    alternatives: tuple[tuple[ActionType, str], ...] = ()
     listed_agents: tuple[str, ...] = ()
     offer: ActionType | None = None
     offer_text: str = ""
@@ -161,6 +172,35 @@ def _leading_agent(item: str, known: Sequence[str]) -> str | None:
     if match and re.match(r"\s*(?:$|[-\u2013\u2014:(,]|\s)", head[match.end() :]):
         return match.group(1)
     return None
+
+
+def _inline_items(text: str) -> list[tuple[str, str]]:
+    """Options numbered 1, 2, … inside a sentence, each up to the next number or the end."""
+    marks = list(_INLINE_ITEM_RE.finditer(text))
+    if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
+        return []
+    items = []
+    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+        label = text[mark.end() : after.start() if after else len(text)]
+        if after is None:
+            label = re.split(r"[?!]|\.(?:\s|$)", label, maxsplit=1)[0]
+        items.append((mark.group(1), _ITEM_TAIL_RE.sub("", label).strip()))
+    return items
+
+
+def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], ...]:
+    """The two sides of an either/or question, each with the action it would be."""
+    sides = _OR_RE.split(question.rstrip(" ?"))
+    if len(sides) != 2:
+        return ()
+    sides[0] = _ASKING_LEAD_RE.sub("", sides[0])
+    out = []
+    for side in sides:
+        side = side.strip(" ,;:-\u2014")
+        if len(side.split()) < 2:
+            return ()  # "daily or weekly?" is a setting, not two courses of action
+        out.append((_by_verb(side, _VERB_RULES) or judge(side)[0], side))
+    return tuple(out)
 
 
 def _by_verb(text: str, rules: Sequence[tuple[ActionType, re.Pattern[str]]]) -> ActionType | None:
@@ -211,7 +251,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     before = text[: text.rfind(question)] if question else text
     ran = bool(named) and bool(_RAN_RE.search(before or text))
 
-    items = _ITEM_RE.findall(text)
+    items = _ITEM_RE.findall(text) or _inline_items(text)
     if len(items) >= 2:
         return _numbered(items, text, question, known, judge, last_agent)
 
@@ -232,6 +272,10 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         if offer == ActionType.UNKNOWN:
             offer = None
 
+    alternatives: tuple[tuple[ActionType, str], ...] = ()
+    if question and not asking and offer is None:
+        alternatives = _alternatives(question, judge)
+
     wizard: ActionType | None = None
     if question:
         recap = offer in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and bool(
@@ -241,11 +285,13 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
             wizard = _flow(text, users, judge, named) if not recap else offer
 
     prev_intent: ActionType | None = None
+    sure = False
     if users:
         action, confidence = judge(users[0])
         if confidence >= 0.6 and action != ActionType.UNKNOWN:
             prev_intent = action
-    if named and not question:
+            sure = confidence >= 0.75
+    if named and not question and not sure:
         if _CHANGED_RE.search(text):
             prev_intent = ActionType.UPDATE_AGENT
         elif ran:
@@ -260,6 +306,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         wizard=wizard,
         asking=asking if wizard else (),
         prev_intent=prev_intent,
+        alternatives=alternatives,
         last_agent=last_agent,
         last_run=last_agent if ran else None,
         named=tuple(named),

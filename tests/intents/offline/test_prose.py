@@ -155,3 +155,55 @@ def test_metadata_when_present_outranks_the_text() -> None:
     assert classify_offline("2", history=history, agents=AGENTS).action_type == (
         ActionType.CREATE_AGENT
     )
+
+
+def test_a_follow_up_after_a_status_answer_asks_about_the_next_agent_too() -> None:
+    # The answer reports what the agent posted, but the user had asked a question, not for a run.
+    text = (
+        "notion-reporter is active: its last run on Monday succeeded and posted 9 project "
+        "updates to #product."
+    )
+    assert classify("and the finance one?", said(text, "is the notion reporter healthy?"))[0] == (
+        "query_info"
+    )
+
+
+INLINE = (
+    "There are two ways to do that: 1) an agent that posts new Stripe refunds to #finance "
+    "every week, or 2) a one-off export of last month's refunds to a sheet. Which do you prefer?"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [("2", "execute_task"), ("the first one", "create_agent"), ("option 2 please", "execute_task")],
+)
+def test_options_numbered_inside_a_sentence_are_picked_like_a_list(reply: str, action: str) -> None:
+    assert classify(reply, said(INLINE, "refunds keep surprising us"))[0] == action
+
+
+EITHER_OR = (
+    "financial-analyzer already reads the Q3 sheet. Should I add the Q4 sheet to it, "
+    "or build a separate agent for Q4?"
+)
+
+
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [
+        ("a separate one please", "create_agent"),
+        ("separate", "create_agent"),
+        ("just add it", "update_agent"),
+    ],
+)
+def test_a_reply_that_names_one_side_of_an_either_or_question_takes_that_side(
+    reply: str, action: str
+) -> None:
+    assert classify(reply, said(EITHER_OR, "we need Q4 numbers analysed as well"))[0] == action
+
+
+def test_an_either_or_between_settings_is_not_two_courses_of_action() -> None:
+    text = "Got it, a Zendesk digest for the support team. Should it run daily or weekly?"
+    assert classify("weekly", said(text, "build an agent that digests Zendesk tickets"))[0] == (
+        "create_agent"
+    )
