@@ -178,6 +178,30 @@ def agent_keys(agents: Iterable[str]) -> AgentKeys:
     return tuple(keys)
 
 
+# "every"/"each" is a schedule before a time ("every Monday", "each 2 hours") and a quantifier
+# before anything else ("every overdue ticket", "cada cliente", "tous les tickets").
+_QUANTIFIERS = frozenset("every each cada chaque jeden jede jeder jedes".split())
+_QUANTIFIER_PAIRS = frozenset("todos todas tous toutes".split())  # "todos los", "tous les"
+_TIMELY = frozenset({"TIMEUNIT", "TIME", "RECUR", "NUM"})
+
+
+def _quantifiers_are_not_schedules(units: list[Unit], tokens: list[str]) -> None:
+    for index, unit in enumerate(units):
+        if "RECUR" not in unit.concepts:
+            continue
+        width = unit.end - unit.start
+        first = tokens[unit.start]
+        if not (width == 1 and first in _QUANTIFIERS) and not (
+            width == 2 and first in _QUANTIFIER_PAIRS
+        ):
+            continue  # "daily", "every morning", "each time": schedules on their own
+        ahead = units[index + 1 : index + (4 if width == 1 else 2)]
+        if ahead and "ADJ_NEW" in ahead[0].concepts:
+            continue  # "each new ticket": a trigger
+        if not any(_TIMELY.intersection(u.concepts) for u in ahead):
+            units[index] = Unit("all", (), unit.start, unit.end)
+
+
 def parse(
     message: str,
     analyzer: Analyzer,
@@ -263,6 +287,7 @@ def parse(
             for canon, concepts in analyze(tok):
                 add(Unit(canon, concepts, i, i + 1))
         i += 1
+    _quantifiers_are_not_schedules(units, tokens)
     return Parsed(
         norm=norm,
         tokens=tuple(tokens),

@@ -15,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from intents.offline.classifier import classify_offline
+from intents.offline.model import engine, train, train_averaged
+from intents.offline.text import parse
 from intents.types import CLARIFY_BELOW, ActionType, AgentRef, HistoryTurn, IntentResult, Method
 
 DATA = Path(__file__).resolve().parents[3] / "intents" / "data"
@@ -131,14 +133,43 @@ def test_training_rows_use_known_labels() -> None:
 def test_training_is_not_loaded_when_the_module_is_imported() -> None:
     code = (
         "import intents.offline.classifier\n"
-        "from intents.offline.model import engine\n"
-        "print(engine.cache_info().currsize)\n"
+        "from intents.offline import model\n"
+        "print(model._engine is None)\n"
     )
     root = Path(__file__).resolve().parents[3]
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, check=True
     )
-    assert out.stdout.strip() == "0"
+    assert out.stdout.strip() == "True"
+
+
+def test_the_model_is_the_mean_of_one_run_per_seed() -> None:
+    rows = [(["x:bias", "w:run", "w:now"], 2), (["x:bias", "w:every", "w:day"], 0)] * 5
+    rows += [(["x:bias", "w:hello"], 6), (["x:bias", "w:what", "w:agents"], 4)] * 5
+    one, two = train(rows, seed=1).weights, train(rows, seed=2).weights
+    assert one != two  # different orders stop SGD at different points
+    averaged = train_averaged(rows, seeds=(1, 2)).weights
+    assert averaged.keys() == one.keys()
+    for feature, weights in averaged.items():
+        assert weights == pytest.approx([(a + b) / 2 for a, b in zip(one[feature], two[feature])])
+
+
+@pytest.mark.parametrize(
+    ("message", "recurring"),
+    [
+        ("gather every overdue ticket grouped by team", False),
+        ("puxa todos os reembolsos do stripe", False),
+        ("chaque client doit recevoir un email", False),
+        ("send it every Monday", True),
+        ("every 2 hours check jira", True),
+        ("todos los lunes a las 9", True),
+        ("post each new ticket to #support", True),
+        ("every morning at 9", True),
+    ],
+)
+def test_every_is_a_schedule_only_before_a_time(message: str, recurring: bool) -> None:
+    eng = engine()
+    assert ("RECUR" in parse(message, eng.analyzer).concepts) is recurring
 
 
 # --- direct classification ----------------------------------------------------------------
