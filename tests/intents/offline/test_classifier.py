@@ -151,7 +151,9 @@ def test_the_model_is_the_mean_of_one_run_per_seed() -> None:
     averaged = train_averaged(rows, seeds=(1, 2)).weights
     assert averaged.keys() == one.keys()
     for feature, weights in averaged.items():
-        assert weights == pytest.approx([(a + b) / 2 for a, b in zip(one[feature], two[feature])])
+        assert weights == pytest.approx(
+            [(a + b) / 2 for a, b in zip(one[feature], two[feature], strict=True)]
+        )
 
 
 @pytest.mark.parametrize(
