@@ -153,6 +153,9 @@ def _classify(
     if injected:
         feats.append("x:injection")
     logits = eng.model.logits(feats)
+    if _a_run_for_a_period(parsed, entities):
+        # "the notion reporter for last week": a run for that period, not a new setting.
+        logits[_INDEX[ActionType.EXECUTE_TASK]] += 2.5
     decision = _follow_up(parsed, ctx, logits, entities)
     if decision is None:
         decision = _from_model(eng, parsed.concepts, logits, injected)
@@ -278,6 +281,10 @@ def _follow_up(
             chosen = next((o for o in ctx.options if o[0] == wanted), ctx.options[picked])
             return _Decision(chosen[1], 0.9, f"picks option {chosen[0]} ({chosen[2] or chosen[1]})")
         by_label = _option_by_label(parsed, ctx)
+        if by_label is None and n_units <= 6:
+            # "a new one" when only one option says "new".
+            side = _side_named(parsed, [(action, label) for _, action, label in ctx.options])
+            by_label = next((o for o in ctx.options if side and o[2] == side[1]), None)
         if by_label is not None:
             return _Decision(by_label[1], 0.8, f"names option {by_label[0]} ({by_label[2]})")
         if n_units <= 10:
@@ -286,11 +293,15 @@ def _follow_up(
 
     if ctx.alternatives and not ctx.options and n_units <= 8:
         side = _side_named(parsed, ctx.alternatives)
+        picked = selection(parsed, len(ctx.alternatives)) if side is None else None
+        side = ctx.alternatives[picked] if picked is not None else side
         if side is not None:
             return _Decision(side[0], 0.8, f"takes one side of the question ({side[1]})")
 
     if ctx.listed_agents:
         picked = selection(parsed, len(ctx.listed_agents))
+        if picked is None and n_units <= 6:
+            picked = _listed_by_word(parsed, ctx.listed_agents)
         if picked is not None:
             name = ctx.listed_agents[picked]
             entities["agent"] = name
@@ -375,6 +386,17 @@ def _follow_up(
                 ActionType.UPDATE_AGENT, 0.72, "a new setting for the agent just named"
             )
 
+    if (
+        "?" in parsed.norm
+        and concepts & (_QUESTION_WORDS | {"Q_PAST"})
+        and not concepts & ({"OOS", "GREET", "THANKS"} | CHANGE_CUES | RUN_CUES)
+        and n_units <= 8
+        and (ctx.last_agent or ctx.prev_intent in (ActionType.QUERY_INFO, ActionType.EXECUTE_TASK))
+        and _unsure_or_unknown(logits)
+    ):
+        # "why is opex up?" right after a run's result or an answer asks about that answer.
+        return _Decision(ActionType.QUERY_INFO, 0.65, "a question about the answer just given")
+
     again = {"T_AGAIN", "ADJ_SAME"} & concepts
     target = ctx.last_run or ctx.last_agent
     repeats = bool(concepts & {"V_RUN", "V_DO", "V_GENERATE"}) or n_units <= 5
@@ -404,6 +426,9 @@ _MORE_OF_THE_SAME_RE = re.compile(
     r"^(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
     r"y que hay de|et pour|und was ist mit)\b|\b(?:too|as well|also)\s*\??$"
 )
+_AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
+_NOT_A_RUN = frozenset({"V_ADD", "V_CONFIGURE", "Q_PAST", "Q_UNSURE"})
+_SETTING_KEYS = frozenset({"schedule", "frequency", "destination", "time", "new_name"})
 _QUESTION_WORDS = frozenset({"Q_WHAT", "Q_HOW", "Q_WHEN", "Q_WHY", "Q_HOWMANY"})
 _ASKS_ABOUT = _QUESTION_WORDS | {"N_DETAIL", "N_STATUS"}
 _PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", "N_TENANT"})
@@ -415,6 +440,37 @@ _ACTION_WORDS = frozenset({"create", "run", "show", "change", "skill", "agent", 
 def _label_words(label: str) -> frozenset[str]:
     units = parse(label, engine().analyzer).units
     return frozenset(u.canon for u in units if u.concepts or len(u.canon) > 3)
+
+
+def _a_run_for_a_period(parsed: Parsed, entities: Mapping[str, str]) -> bool:
+    concepts = parsed.concepts
+    return (
+        "period" in entities
+        and not entities.keys() & _SETTING_KEYS
+        and bool(concepts & _AGENTISH)
+        and not concepts & (CHANGE_CUES | _QUESTION_WORDS | _NOT_A_RUN)
+    )
+
+
+def _unsure_or_unknown(logits: Sequence[float]) -> bool:
+    """Whether the model alone reads the message as nothing to do, or barely reads it at all."""
+    probs = _softmax([v / TEMPERATURE for v in logits])
+    top = max(range(len(probs)), key=probs.__getitem__)
+    return top == _INDEX[ActionType.UNKNOWN] or probs[top] < 0.75
+
+
+def _listed_by_word(parsed: Parsed, listed: Sequence[str]) -> int | None:
+    """The one listed agent the message names by a word of its name ("the jira one")."""
+    named = {u.tag for u in parsed.units if u.canon == AGENT_WORD}
+    hits = [i for i, name in enumerate(listed) if name in named]
+    if not hits:
+        stems = {t[:5] for t in parsed.tokens if len(t) > 3}  # "finance" names financial-…
+        hits = [
+            i
+            for i, name in enumerate(listed)
+            if stems & {part[:5] for part in re.split(r"[-_]", name.lower()) if len(part) > 3}
+        ]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _side_named(

@@ -226,6 +226,8 @@ def selection(parsed: Parsed, size: int) -> int | None:
     if picked is None:
         tokens = parsed.tokens
         for i, tok in enumerate(tokens):
+            if tok in _PRONOUN_ONES and i > 0 and tokens[i - 1] not in _NUMBER_NOUNS:
+                continue  # "a new one", "the separate one": a pronoun, not a number
             if tok in ORDINALS and (tok not in _WEAK_ORDINALS or len(tokens) <= 3):
                 # "the last run", "last week" are about time, not about the list.
                 if i + 1 < len(tokens) and tokens[i + 1] in _TIME_AFTER_ORDINAL:
@@ -241,6 +243,8 @@ def selection(parsed: Parsed, size: int) -> int | None:
     return index if 0 <= index < size else None
 
 
+_PRONOUN_ONES = words("one un uno um")
+_NUMBER_NOUNS = words("number option no nr numero nummer opcion opcao choice")
 _TIME_AFTER_ORDINAL = words("run runs time week month night year quarter day friday monday")
 # Words that are ordinals only when the message is little else ("one", "un", "dos"…).
 _WEAK_ORDINALS = words(

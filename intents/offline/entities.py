@@ -27,7 +27,9 @@ _SMS_RE = re.compile(r"\b(?:text me|sms|via text|by text)\b")
 _DM_RE = re.compile(r"\b(?:dm me|direct message|in a dm|as a dm|via dm)\b")
 _PERIOD_RE = re.compile(
     r"\b(q[1-4](?: \d{4})?|last (?:week|month|quarter|year)|this (?:week|month|quarter|year)|"
-    r"next (?:week|month|quarter)|yesterday|today|tomorrow|ytd|year to date)\b"
+    r"next (?:week|month|quarter)|yesterday|today|tomorrow|ytd|year to date|"
+    r"(?<=for )(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)(?: \d{4})?)\b"
 )
 _ROLE_RE = re.compile(r"\b(admin|viewer|editor|member|owner|billing admin|read-only|read only)s?\b")
 _RENAME_RE = re.compile(
@@ -138,7 +140,10 @@ _TASK_TAIL_RE = re.compile(
     r"\s+(?:every|each|daily|weekly|monthly|hourly|nightly|at \d|"
     r"on (?:mon|tue|wed|thu|fri|sat|sun)|cada|chaque|tous les|jeden|todos|todas|toda)\b|,"
 )
-_PERIOD_WORDS = words("q1 q2 q3 q4 last this next yesterday today tomorrow ytd year")
+_PERIOD_WORDS = words(
+    "q1 q2 q3 q4 last this next yesterday today tomorrow ytd year january february march april "
+    "may june july august september october november december"
+)
 _DEST_CUES = frozenset({"CHAT", "V_SEND", "EMAIL"})
 _SCHEDULE_CUES = frozenset({"RECUR", "TIMEUNIT"})
 _CLOCK_CUES = frozenset({"TIME", "NUM"})

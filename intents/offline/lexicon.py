@@ -319,7 +319,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "status*|state|progress|health|healthy|up and running|working|succeed*|success*|"
         "go well|went well|work out|worked out|flagged anything|find anything|found anything|"
         "estado|statut|etat|zustand|situacao|situation|uptime|still running|broken|"
-        "is it running|did it run|ran ok",
+        "is it running|did it run|ran ok|done yet|finished yet|ready yet|over yet|"
+        "ya termino|deja termine|c est fini|schon fertig|ja terminou|ja acabou",
     ),
     (
         "history",
@@ -732,6 +733,10 @@ ORDINALS: dict[str, int] = {
     "letzten": -1,
     "letzter": -1,
     "former": 1,
+    "erstere": 1,
+    "ersteres": 1,
+    "letztere": -1,
+    "letzteres": -1,
 }
 
 # Data sources and tools: canonical lower_snake name -> aliases (accent-stripped, lower-case).

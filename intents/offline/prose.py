@@ -26,7 +26,8 @@ _ITEM_TAIL_RE = re.compile(r"[\s,;]*(?:\b(?:or|and|o|ou|oder|y|et|und)\b)?[\s,;]
 _BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$", re.MULTILINE)
 _SLUG_RE = re.compile(r"(?<![\w@./-])([a-z][a-z0-9]*(?:[-_][a-z0-9]+){1,5})(?![\w@-])")
 _EMAIL_RE = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+")
-_SENTENCE_RE = re.compile(r"[^.!?\n]+[.!?]*")
+# A dot inside a word ("lena@brightlane.co", "2024.xlsx") does not end a sentence.
+_SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=[\w/]))+[.!?]*")
 _QUESTION_END_RE = re.compile(r"\?\s*$")
 # A proposal waits for a yes: "Shall I?", "Want me to set it up?", "¿Quieres que…?".
 _OFFER_RE = re.compile(
@@ -37,6 +38,15 @@ _OFFER_RE = re.compile(
     r"soll ich|moechtest du|mochtest du|willst du|quer que|posso)\b",
     re.IGNORECASE,
 )
+# What comes after "want me to …" is the action proposed: "invite lena@…", "retry", "add it to…".
+_PROPOSED_RE = re.compile(
+    r"\b(?:shall i|should i|want me to|would you like me to|do you want me to|like me to|"
+    r"can i|may i|quieres que|deseas que|voulez-vous que je|veux-tu que je|tu veux que je|"
+    r"soll ich|quer que eu|quer que)\s+(.+)$",
+    re.IGNORECASE,
+)
+# "start building it", "start the Slack setup": what starts is in the rest, for the model.
+_ASPECT_RE = re.compile(r"(?:start|begin|go ahead)\b", re.I)
 # What a listed option or a list's question asks for, by its leading verb; the model judges
 # the rest. Checked in order: "add X to the workspace" is administration, "add X to an agent"
 # a change.
@@ -54,8 +64,8 @@ _VERB_RULES = (
         r"^(?:show|list|explain|tell|see|view|display|check (?:when|what|how|the status)|"
         r"look at|describe|what|how|give me (?:the )?details)\b", re.I)),
     (ActionType.EXECUTE_TASK, re.compile(
-        r"^(?:run|re-?run|generate|start|trigger|kick off|produce|pull|send (?:the|a|this) "
-        r"(?:report|summary|digest) now)\b", re.I)),
+        r"^(?:run|re-?run|re-?try|try (?:it )?again|generate|start|trigger|kick off|produce|"
+        r"pull|send (?:the|a|this) (?:report|summary|digest) now)\b", re.I)),
     (ActionType.UPDATE_AGENT, re.compile(
         r"^(?:change|edit|update|modify|pause|resume|turn (?:back )?(?:on|off)|rename|delete|"
         r"remove|move|switch|add|disable|enable|stop)\b", re.I)),
@@ -72,8 +82,9 @@ _LIST_ASKS = (
 _OR_RE = re.compile(r",?\s+(?:or|o|ou|oder)\s+", re.I)
 # What leads up to the first side of an either/or question: "Got it. Should I …", "… be".
 _ASKING_LEAD_RE = re.compile(
-    r"^.*?\b(?:should|shall|would|do|does|is|are|can|could|want)\b(?:\s+(?:i|we|you|that|this|"
-    r"it|they|me|to|like|prefer|rather|be|have))*\s+",
+    r"^.*?\b(?:should|shall|would|do|does|is|are|can|could|want|soll|sollen|quieres|prefieres|"
+    r"debo|voulez|veux|preferez|dois|quer|prefere|devo)\b(?:\s+(?:i|we|you|that|this|it|they|"
+    r"me|to|like|prefer|rather|be|have|ich|wir|que|je|eu))*\s+",
     re.I,
 )
 _WH_RE = re.compile(
@@ -96,7 +107,9 @@ _ASKS = (
                                r"who should (?:get|receive)|email address|recipient", re.I)),
     ("trigger", re.compile(r"watch (?:for|out)|what (?:counts|should it (?:watch|look|track|"
                            r"check))|what (?:specific )?data|include|track|threshold|"
-                           r"which (?:project|board|database|sheet)", re.I)),
+                           r"which (?:project|board|database|sheet|repo|repository|folder|table|"
+                           r"inbox|mailbox|calendar|list|pipeline)s?|should it (?:watch|monitor)",
+                           re.I)),
     ("action", re.compile(r"what should (?:happen|it do)|alert,|summary or|report or", re.I)),
     ("name", re.compile(r"\bname\b|\bcall (?:it|this)\b|\bcalled\b", re.I)),
     ("inputs", re.compile(r"inputs?\b|take as|example input", re.I)),
@@ -255,15 +268,28 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     if len(items) >= 2:
         return _numbered(items, text, question, known, judge, last_agent)
 
+    in_question = _agent_names(question, known) if question else []
+    if len(in_question) >= 2 and _WH_RE.match(question):
+        # "Which agent should I run: notion-reporter, jira-overdue-monitor or …?"
+        asked = _by_verb(question, _LIST_ASKS) or ActionType.QUERY_INFO
+        return Prose(listed_agents=tuple(in_question), prev_intent=asked, last_agent=last_agent)
+
     offer: ActionType | None = None
     offer_text = ""
     asking = tuple(key for key, cue in _ASKS if cue.search(question)) if question else ()
-    yes_no = bool(question) and not _WH_RE.match(question) and " or " not in question.lower()
-    if yes_no and _OFFER_RE.search(question) and not asking:
+    yes_no = bool(question) and not _WH_RE.match(question) and not _OR_RE.search(question)
+    proposed = _PROPOSED_RE.search(question) if yes_no else None
+    # "Want me to run it again with PLATFORM included?" proposes a run, whatever it mentions.
+    proposed_action = (
+        _by_verb(proposed.group(1), _VERB_RULES)
+        if proposed and not _ASPECT_RE.match(proposed.group(1))
+        else None
+    )
+    if yes_no and _OFFER_RE.search(question) and (not asking or proposed_action):
         # What is proposed: the question with the sentence that says what "it" is.
         sentences = [s.strip() for s in _SENTENCE_RE.findall(before) if s.strip()]
         offer_text = " ".join([*sentences[-1:], question])
-        offer = judge(offer_text)[0]
+        offer = proposed_action or judge(offer_text)[0]
         targets = "|".join(["it", "them", *(re.escape(name) for name in named)])
         if named and re.search(rf"\b(?:run|rerun|re-run) (?:{targets})\b", question, re.I):
             offer = ActionType.EXECUTE_TASK

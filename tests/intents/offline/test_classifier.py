@@ -480,3 +480,16 @@ def test_it_is_deterministic() -> None:
     second = [_classify(c["message"], c.get("history")) for c in EVAL[:60]]
     strip = [(r.action_type, r.confidence, dict(r.entities), r.reasoning) for r in first]
     assert strip == [(r.action_type, r.confidence, dict(r.entities), r.reasoning) for r in second]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        ("the jira monitor for last week", "execute_task"),
+        ("financial analyzer, but for March", "execute_task"),
+        ("what did the finance bot find last month?", "query_info"),
+        ("change the notion reporter to cover last week", "update_agent"),
+    ],
+)
+def test_an_agent_with_a_period_is_a_run_for_that_period(message: str, expected: str) -> None:
+    assert str(_classify(message).action_type) == expected

@@ -207,3 +207,116 @@ def test_an_either_or_between_settings_is_not_two_courses_of_action() -> None:
     assert classify("weekly", said(text, "build an agent that digests Zendesk tickets"))[0] == (
         "create_agent"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "action"),
+    [
+        (
+            "The financial-analyzer run failed: Google Drive timed out. Want me to retry?",
+            "yes",
+            "execute_task",
+        ),
+        (
+            "Priya isn't in this workspace yet. Do you want me to invite priya@northwind.io "
+            "as a viewer?",
+            "sure, go ahead",
+            "manage_platform",
+        ),
+        (
+            "The 'pdf-totals' skill is ready and tested. Want me to add it to one of your agents?",
+            "yes, the notion one",
+            "update_agent",
+        ),
+        (
+            "jira-overdue-monitor found 4 overdue tickets in WEB. Want me to run it again with "
+            "the MOBILE project included?",
+            "yeah",
+            "execute_task",
+        ),
+        (
+            "That sounds like a reusable skill: a 'pdf-totals' skill that reads totals out of "
+            "PDF invoices. Should I start building it?",
+            "yes",
+            "create_skill",
+        ),
+    ],
+)
+def test_a_yes_accepts_the_action_the_proposal_names(text: str, reply: str, action: str) -> None:
+    assert classify(reply, said(text, "hmm"))[0] == action
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "action"),
+    [
+        (
+            "Should I run the financial-analyzer now for June, or switch it to run weekly?",
+            "the second",
+            "update_agent",
+        ),
+        (
+            "Should I run the financial-analyzer now for June, or switch it to run weekly?",
+            "the first",
+            "execute_task",
+        ),
+        (
+            "Soll ich den financial-analyzer jetzt für Juni ausführen, oder den Zeitplan auf "
+            "wöchentlich ändern?",
+            "Letzteres",
+            "update_agent",
+        ),
+    ],
+)
+def test_an_ordinal_picks_a_side_of_an_either_or_question(
+    text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text, "the finance bot for June"))[0] == action
+
+
+def test_an_option_is_picked_by_the_one_word_only_it_has() -> None:
+    text = (
+        "Sure. Would you like to 1) attach an existing skill to one of your agents, or "
+        "2) build a new skill from scratch?"
+    )
+    assert classify("a new one", said(text, "I want to work on skills"))[0] == "create_skill"
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "action", "agent"),
+    [
+        ("Which agent should I run: {}?", "the jira one", "execute_task", "jira-overdue-monitor"),
+        ("Which one would you like details on: {}?", "finance", "query_info", "financial-analyzer"),
+    ],
+)
+def test_agents_listed_inside_the_question_are_picked_by_a_word_of_their_name(
+    question: str, reply: str, action: str, agent: str
+) -> None:
+    text = question.format("notion-reporter, jira-overdue-monitor, or financial-analyzer")
+    got, entities = classify(reply, said(text, "one of my agents"))
+    assert (got, entities.get("agent")) == (action, agent)
+
+
+def test_a_numbered_agent_is_picked_by_a_word_of_its_name() -> None:
+    action, entities = classify("the notion one", said(LISTED + "Which one should I run?"))
+    assert (action, entities.get("agent")) == ("execute_task", "notion-reporter")
+
+
+@pytest.mark.parametrize(
+    ("reply", "action"),
+    [("why are costs up?", "query_info"), ("what's the weather in Oslo?", "unknown")],
+)
+def test_a_question_right_after_a_result_asks_about_the_result(reply: str, action: str) -> None:
+    text = "financial-analyzer finished: revenue is up 6% and costs are up 9% month over month."
+    assert classify(reply, said(text, "run the finance bot"))[0] == action
+
+
+def test_is_it_done_yet_after_a_run_started_asks_for_its_status() -> None:
+    text = "I've started notion-reporter. It usually takes a couple of minutes."
+    assert classify("is it done yet?", said(text, "run the notion reporter"))[0] == "query_info"
+
+
+def test_a_bare_answer_to_which_repository_continues_the_setup() -> None:
+    text = "Great, let's set it up. Which repository should it watch?"
+    assert classify("acme/api", said(text, "I want an agent for GitHub issues"))[0] == (
+        "create_agent"
+    )
