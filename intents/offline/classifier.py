@@ -35,7 +35,7 @@ from intents.offline.context import (
     selection,
 )
 from intents.offline.entities import entities_from
-from intents.offline.guard import strip_meta
+from intents.offline.guard import drop_retracted, strip_meta
 from intents.offline.lexicon import AGENT_WORD
 from intents.offline.model import LABELS, Engine, engine, features
 from intents.offline.prose import read_prose
@@ -131,6 +131,7 @@ def _classify(
 ) -> IntentResult:
     text = message if isinstance(message, str) else ""
     cleaned, injected = strip_meta(normalize(text))
+    cleaned = drop_retracted(cleaned)
     eng = engine()
     if not isinstance(history, (list, tuple)):
         history = (

@@ -80,3 +80,28 @@ def strip_meta(norm: str) -> tuple[str, bool]:
     text = _SPEAKER_RE.sub(" ", text)
     text = _LEFTOVER_RE.sub(" ", text)
     return _SPACE_RE.sub(" ", text).strip(" .,;:-"), True
+
+
+# "I was going to ask you for a weekly agent, but … So just export it once": the request the
+# writer took back is not the request.
+_RETRACTED_RE = re.compile(
+    r"(?:[^.!?;]|\.(?=\w))*\b(?:i was (?:going|about|planning) to (?:ask|request|have you)|"
+    r"i (?:wanted|meant|had planned|had meant) to ask|originally i (?:wanted|was going)|"
+    r"iba a (?:pedir|preguntar)\w*|queria (?:pedir|preguntar)\w*|"
+    r"j allais (?:te |vous )?demander|je voulais (?:te |vous )?demander|"
+    r"ich wollte (?:dich |sie |euch )?(?:eigentlich |erst )?(?:fragen|bitten)|"
+    r"eu ia (?:te |lhe )?(?:pedir|perguntar))\b(?:[^.!?;]|\.(?=\w))*[.!?;]*"
+)
+
+_RETRACT_TRIGGER_RE = re.compile(
+    r"(?:going|about|planning) to|(?:wanted|meant|planned) to|originally|iba a|queria|allais|"
+    r"voulais|wollte|eu ia"
+)
+
+
+def drop_retracted(norm: str) -> str:
+    """The message without the sentence whose request the writer took back, if more remains."""
+    if not _RETRACT_TRIGGER_RE.search(norm):
+        return norm
+    rest = _SPACE_RE.sub(" ", _RETRACTED_RE.sub(" ", norm)).strip()
+    return rest if len(rest.split()) >= 6 else norm

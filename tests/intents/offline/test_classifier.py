@@ -493,3 +493,24 @@ def test_it_is_deterministic() -> None:
 )
 def test_an_agent_with_a_period_is_a_run_for_that_period(message: str, expected: str) -> None:
     assert str(_classify(message).action_type) == expected
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        (
+            "I was going to ask you to build an agent that posts our Stripe payouts to Slack "
+            "every week, but finance told me they already get that from the bank. So instead, "
+            "can you tell me which agents we have right now and when each one last ran?",
+            "query_info",
+        ),
+        (
+            "Iba a pedirte un agente nuevo que vigile las facturas de Stripe cada semana, pero "
+            "mi jefa dice que no hace falta por ahora. Mejor invita a marta@acme.es al espacio "
+            "de trabajo como lectora.",
+            "manage_platform",
+        ),
+    ],
+)
+def test_a_request_the_writer_took_back_is_not_the_request(message: str, expected: str) -> None:
+    assert str(_classify(message).action_type) == expected
