@@ -138,7 +138,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "T_AGAIN",
         "again|once more|one more time|another run|de nuevo|otra vez|"
         "de nouveau|encore|nochmal|noch einmal|nochmals|erneut|wieder|de novo|novamente|"
-        "outra vez|repeat*|repet*|wiederhol*|redo",
+        "outra vez|repeat*|repet*|wiederhol*|redo|refais|refaire|refaites|rehaz|rehazlo|"
+        "rehacer|refaz|refazer|refaca",
     ),
     (
         "same",

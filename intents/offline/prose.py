@@ -52,7 +52,8 @@ _ASPECT_RE = re.compile(r"(?:start|begin|go ahead)\b", re.I)
 # a change.
 _VERB_RULES = (
     (ActionType.MANAGE_PLATFORM, re.compile(
-        r"^(?:invite|connect|disconnect|revoke|rotate|add \S+ to the (?:workspace|team)|"
+        r"^(?:invite|connect|disconnect|reconnect|re-?authori[sz]e|revoke|rotate|"
+        r"add \S+ to the (?:workspace|team)|"
         r"remove \S+ from the (?:workspace|team)|upgrade|downgrade|open (?:billing|settings))\b",
         re.I)),
     (ActionType.CREATE_SKILL, re.compile(

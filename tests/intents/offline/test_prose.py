@@ -320,3 +320,18 @@ def test_a_bare_answer_to_which_repository_continues_the_setup() -> None:
     assert classify("acme/api", said(text, "I want an agent for GitHub issues"))[0] == (
         "create_agent"
     )
+
+
+def test_a_yes_to_reconnecting_an_account_is_administration() -> None:
+    text = (
+        "I couldn't run financial-analyzer: the Google Sheets connection has expired. "
+        "Would you like me to reconnect Google Sheets?"
+    )
+    assert classify("ok", said(text, "run the financial analyzer"))[0] == "manage_platform"
+
+
+@pytest.mark.parametrize("reply", ["refais-le pour le mois dernier", "rehazlo para marzo"])
+def test_redo_it_after_a_run_runs_it_again_in_other_languages(reply: str) -> None:
+    text = "financial-analyzer finished: revenue is up 4%. The report is in your Drive."
+    action, entities = classify(reply, said(text, "run the finance bot"))
+    assert (action, entities.get("agent")) == ("execute_task", "financial-analyzer")
