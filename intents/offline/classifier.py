@@ -254,7 +254,9 @@ def _follow_up(
             if denial_rest_is_empty(parsed):
                 return _Decision(ActionType.UNKNOWN, 0.85, f"declines the offer to {offer}")
             logits[_INDEX[offer]] -= 3.0
-        elif parsed.units[0].concepts and "YES" in parsed.units[0].concepts and not has_agent:
+        elif (
+            parsed.units[0].concepts and "YES" in parsed.units[0].concepts and not has_agent
+        ) or _THEN_DO_IT_RE.search(parsed.norm):
             # "yes but make it daily": the offer, with a change to what was offered.
             return _Decision(
                 offer,
@@ -418,6 +420,11 @@ def _follow_up(
     return None
 
 
+# "change the time to 9 and then create it": the offer, with a change first.
+_THEN_DO_IT_RE = re.compile(
+    r"\b(?:and|then)\s+(?:then\s+)?(?:create|build|set up|make|run|send|do|start)\s+"
+    r"(?:it|that|this|them)\b|\b(?:and|then)\s+go ahead\b"
+)
 _NONE_OF_THEM_RE = re.compile(
     r"^(?:none(?: of (?:those|them|these|the above))?|neither(?: of (?:those|them|these))?|"
     r"ninguna?(?: de (?:esas|esos|ellas|ellos))?|aucune?(?: d entre elles)?|keine[rs]?(?: davon)?)"

@@ -256,6 +256,12 @@ def test_a_change_while_an_offer_is_pending_reshapes_the_offer() -> None:
     assert result.entities["frequency"] == "daily"
 
 
+def test_a_change_then_go_ahead_accepts_the_offer_with_the_change() -> None:
+    history = _offer("create_agent", source="github")
+    result = _classify("change the time to 9 and then create it", history)
+    assert result.action_type == ActionType.CREATE_AGENT
+
+
 @pytest.mark.parametrize(
     ("reply", "agent"),
     [
