@@ -154,13 +154,22 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "did|didnt|has it|have they|was it|were there|was there|have there been|"
         "has there been|hat er|ist er|a-t-il|ha sido|se ha|foi|ja rodou",
     ),
-    ("ran", "V_RAN", "ran|went out|gone out|fired|got triggered|was triggered"),
+    (
+        "ran",
+        "V_RAN",
+        "ran|went out|gone out|fired|got triggered|was triggered|corrio|se ejecuto|a tourne|"
+        "ist gelaufen|lief|rodou|correu",
+    ),
     (
         "unsure",
         "Q_UNSURE",
         "not sure if|not sure whether|know whether|know if|find out whether|find out if|"
         "wondering if|wondering whether|curious whether|curious if|no idea if|no idea whether|"
-        "any idea if|any idea whether|no se si|je ne sais pas si|weiss nicht ob|nao sei se",
+        "any idea if|any idea whether|no se si|je ne sais pas si|weiss nicht ob|nao sei se|"
+        "not sure where|not sure when|no idea where|no idea when|lost on where|lost on how|"
+        "dont know where|dont know whether|dont know if|unclear where|unclear whether|"
+        "je ne sais meme pas si|je ne sais pas ou|ne sais pas quand|no se ni si|no se donde|"
+        "no se cuando|weiss nicht wo|weiss nicht wann|nao sei onde|nao sei quando",
     ),
     (
         "incapable",
@@ -515,7 +524,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "dienstag*|mittwoch*|donnerstag*|freitag*|samstag*|sonntag*|segunda-feira|"
         "terca-feira|quarta-feira|quinta-feira|sexta-feira|dia|dias|semana|semanas|hora|"
         "manana|mananas|jour|jours|semaine|semaines|mois|heure|matin|matins|soir|tag|tage|"
-        "woche|wochen|monat|monate|stunde|morgens|abend|abends|manha|noite|tarde|"
+        "woche|wochen|monat|monate|stunde|morgens|abend|abends|manha|noite|tarde|mes|meses|"
         "end of month|eom|eod|end of day|end of week|quarter|q1|q2|q3|q4",
     ),
     ("source", "SRC", "__source__"),

@@ -520,3 +520,15 @@ def test_an_agent_with_a_period_is_a_run_for_that_period(message: str, expected:
 )
 def test_a_request_the_writer_took_back_is_not_the_request(message: str, expected: str) -> None:
     assert str(_classify(message).action_type) == expected
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Not sure where the jira monitor sends its alerts these days.",
+        "Je ne sais pas où le notion reporter publie son résumé.",
+        "No sé ni si el financial analyzer corrió este mes.",
+    ],
+)
+def test_not_knowing_where_or_whether_an_agent_did_something_is_a_question(message: str) -> None:
+    assert _classify(message).action_type == ActionType.QUERY_INFO
