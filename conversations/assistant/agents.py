@@ -9,6 +9,7 @@ from typing import Any
 from conversations.agents import selectors as agents
 from conversations.assistant.effects import RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
+from conversations.assistant.platform import HELP_RE
 from conversations.assistant.slots import Schedule, destination_in, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, display, numbered
@@ -19,11 +20,6 @@ from intents.offline.followups import read_followup
 from intents.types import ActionType
 
 MAX_LISTED = 20
-_HELP_RE = re.compile(
-    r"\b(help|what can you do|what do you do|how (?:do|does) (?:this|it|you) work|capabilit"
-    r"|que puedes hacer|que peux-tu faire|was kannst du)",
-    re.IGNORECASE,
-)
 _SAME_AGAIN_RE = re.compile(
     r"\b(same (?:thing |one |agent )?as (?:last time|before)|again|last one I ran"
     r"|like last time)\b",
@@ -105,7 +101,7 @@ def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str
 
 
 def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
-    if _HELP_RE.search(text):
+    if HELP_RE.search(text):
         return Outcome(
             Reply(
                 "Here's what I can do:\n"

@@ -13,12 +13,21 @@ from conversations.assistant.outcome import Reply, Turn
 from conversations.models import Membership
 
 _GREETING_RE = re.compile(
-    r"^\s*(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|greetings|hola|"
+    r"^[\s¡!]*(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|greetings|hola|"
     r"buenos d[ií]as|buenas(?: tardes| noches)?|bonjour|bonsoir|salut|hallo|guten (?:morgen|"
-    r"tag|abend)|servus|moin|ol[aá]|oi|bom dia|boa tarde)\b[\s!.,]*(?:there|all|team|"
-    r"everyone|omniforge)?[\s!.,]*$",
+    r"tag|abend)|servus|moin|ol[aá]|oi|bom dia|boa tarde)\b[\W_]*(?:there|all|team|"
+    r"everyone|omniforge)?(?P<rest>.*)$",
+    re.IGNORECASE | re.DOTALL,
+)
+# What may follow a greeting and still be answered as one: "hi! what can you do?", "👋".
+_CAN_DO_RE = re.compile(
+    r"\b(?:what (?:else )?(?:can|could) you (?:\w+ )?do|what do you do|"
+    r"how (?:do|does) (?:this|it|you) work|capabilit\w*|qu[eé] puedes hacer|"
+    r"qu[eé] (?:sabes|puedes) hacer|que peux-tu faire|qu.est-ce que tu (?:peux|sais) faire|"
+    r"was kannst du|o que (?:voc[eê] )?(?:pode|podes|sabe) fazer)",
     re.IGNORECASE,
 )
+HELP_RE = re.compile(rf"\bhelp\b|{_CAN_DO_RE.pattern}", re.IGNORECASE)
 CAPABILITIES = (
     "I can set up an agent from a description (\u201cwatch Jira for overdue tickets and alert "
     "#platform every morning\u201d), run or change one of your agents, show what you have and "
@@ -76,7 +85,12 @@ _REQUEST_LEAD_RE = re.compile(
 
 
 def is_greeting(message: str) -> bool:
-    return bool(_GREETING_RE.match(message))
+    """A greeting alone, or one followed by "what can you do?" (answered by the greeting)."""
+    match = _GREETING_RE.match(message)
+    if match is None:
+        return False
+    rest = match.group("rest").strip()
+    return not re.search(r"\w", rest) or bool(_CAN_DO_RE.search(rest) and len(rest.split()) <= 8)
 
 
 def greet(turn: Turn) -> Reply:

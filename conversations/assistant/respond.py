@@ -224,6 +224,9 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     # Only what a request cannot be mistaken for: "run the notion reporter once" names a tool
     # and reads as free text, and answers nothing.
     answers = {k for k in slots if k in ("destination", "frequency", "zone", "name")}
+    # What the wizard asked for, given ("pull the closed issues from Linear" when it asked
+    # where the data comes from), unless the message names one of the tenant's agents.
+    answers |= {k for k in slots if k in wizard.asking and k in ("source", "trigger")}
     if "agent" in alone.entities or is_question(turn.message) or not answers:
         return alone
     return None

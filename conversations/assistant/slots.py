@@ -54,6 +54,18 @@ _NAME_RE = re.compile(
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne es|\bnenn es|\bchamado|"
     r"\bchama-o)\s*[:=]?\s*[\"'“«]?([A-Za-z0-9][A-Za-z0-9_-]{1,60})"
 )
+# A name in quotes may have spaces: «Cobros de Facturación», "Deal Watch".
+_QUOTED_NAME_RE = re.compile(
+    r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bllamado|\bllamada|"
+    r"\bnamens|\bchamado)\s*[:=]?\s*[\"“«']([^\"”»'\n]{2,60})[\"”»']",
+    re.IGNORECASE,
+)
+# Where exactly it looks, in the user's words: a quoted sheet, board or project name, or a
+# repository ("acme/web").
+_QUOTED_RE = re.compile(
+    r"[\"“«]([^\"”»\n]{2,60})[\"”»]|(?<!\w)['\u2018]([^'\u2019\n]{2,60})['\u2019](?!\w)"
+)
+_REPO_RE = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
 _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
     r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
@@ -76,7 +88,10 @@ _WATCH_RE = re.compile(
     r"\b(?:keep(?:s|ing)? an eye on|watch(?:es|ing)?|monitor(?:s|ing)?|track(?:s|ing)?|"
     r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|pull(?:s|ing)?|"
     r"surveille|surveiller|vigila|vigilar|monitorea|überwacht|ueberwacht|beobachtet|"
-    r"monitora|sammelt|recoge|recopila|collecte)\s+(?P<what>[^.;!?]+)",
+    r"monitora|sammelt|recoge|recopila|collecte|summari[sz]e[sd]?|summari[sz]ing|"
+    r"review(?:s|ing)?|revis[ae]|revisar|v[ée]rifie|v[ée]rifier|verifica|pr[üu]ft|"
+    r"check(?:s|ing)?)\s+(?:(?:à|a) la main|by hand|manually|a mano|von hand)?\s*"
+    r"(?P<what>[^.;!?]+)",
     re.IGNORECASE,
 )
 _SUMMARY_OF_RE = re.compile(
@@ -305,8 +320,29 @@ def _tool_of(destination: str) -> str:
 
 
 def name_in(text: str) -> str | None:
+    quoted = _QUOTED_NAME_RE.search(text)
+    if quoted:
+        slug = re.sub(r"[^a-z0-9]+", "-", normalize(quoted.group(1))).strip("-")
+        if slug:
+            return slug[:60]
     match = _NAME_RE.search(text)
     return match.group(1).strip("-_").lower() if match else None
+
+
+def scope_in(text: str) -> str | None:
+    """The quoted sheet, board or project, or the repository, a request names (as written)."""
+    named = _QUOTED_NAME_RE.search(text)
+    found = [
+        (m.group(1) or m.group(2)).strip()
+        for m in _QUOTED_RE.finditer(text)
+        if not (named and named.start() <= m.start() < named.end())
+    ]
+    found += [
+        m.group(1)
+        for m in _REPO_RE.finditer(text)
+        if not zone_in(m.group(1)) and not re.fullmatch(r"[\d/.-]+", m.group(1))
+    ]
+    return ", ".join(dict.fromkeys(found)) or None
 
 
 def strip_acknowledgement(text: str) -> str:
@@ -360,6 +396,9 @@ def read_slots(
     name = name_in(body)
     if name:
         slots["name"] = name
+    scope = scope_in(body)
+    if scope and scope not in have.get("scope", ""):
+        slots["scope"] = ", ".join(filter(None, [have.get("scope", ""), scope]))
     when = found.get("schedule") or found.get("frequency")
     said_zone = zone_in(body)
     if when or said_zone or (have.get("frequency") and (find_time(normalize(body)))):
@@ -422,6 +461,7 @@ def _free_text(
         and not extract_entities(p)
         and not _NAME_RE.search(p)
         and not is_acknowledgement(p)
+        and not zone_in(p)  # "9:15, Asia/Kolkata": a time zone, not what it watches
     ]
     if open_fields and not slots.get(open_fields[0]) and plain:
         slots[open_fields[0]] = plain.pop(0)[:160]

@@ -31,6 +31,7 @@ QUESTIONS = {
 LABELS = {
     "name": "Name",
     "source": "Source",
+    "scope": "In",
     "trigger": "Watches",
     "about": "For",
     "task": "Does",
@@ -124,8 +125,11 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
     return missing
 
 
-def _questions(asking: tuple[str, ...], zone: str) -> str:
+def _questions(asking: tuple[str, ...], zone: str, frequency: str = "") -> str:
     texts = [QUESTIONS[f] for f in asking]
+    if "when" in asking and not frequency.startswith(("weekly", "biweekly", "monthly")):
+        # "daily" or "hourly" has its days; only the time is open.
+        texts[asking.index("when")] = "At what time should it run?"
     if any(f in ("schedule", "when") for f in asking):
         texts.append(f"(Times are in {zone} unless you name a time zone.)")
         if len(asking) == 1:
@@ -176,12 +180,14 @@ def describe(gathered: Mapping[str, str]) -> str:
             parts.append(f"watches {watched}")
         elif source:
             parts.append(f"reads {source}")
+        if gathered.get("scope") and parts:
+            parts[-1] += f" ({gathered['scope']})"
         action = gathered.get("action")
         if action:
             parts.append(_third_person(action))
-    if gathered.get("about") and not gathered.get("task"):
-        parts.append(f"for {gathered['about']}")
     text = " and ".join(parts)
+    if gathered.get("about") and not gathered.get("task"):
+        text = f"{text} for {gathered['about']}" if text else f"works on {gathered['about']}"
     if gathered.get("destination"):
         text += f" to {gathered['destination']}"
     schedule = schedule_of(gathered)
@@ -242,7 +248,7 @@ def wizard_step(turn: Turn, state: AssistantState, text: str, *, proposal: bool 
         )
     else:
         lead = "Got it." + (f" So far: an agent that {known}." if known else "")
-    question = _questions(asking, gathered.get("zone") or zone)
+    question = _questions(asking, gathered.get("zone") or zone, gathered.get("frequency", ""))
     joiner = "\n\n" if "\n" in question else " "
     content = lead + joiner + ("A few questions:\n" if "\n" in question else "") + question
     return Outcome(
@@ -356,7 +362,16 @@ def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
         "action": gathered.get("task") or gathered.get("action", ""),
         "destination": gathered.get("destination", ""),
         "schedule": schedule.words() if schedule else "",
-        "details": "; ".join(filter(None, [gathered.get("about"), gathered.get("details")])),
+        "details": "; ".join(
+            filter(
+                None,
+                [
+                    f"In {gathered['scope']}" if gathered.get("scope") else "",
+                    gathered.get("about"),
+                    gathered.get("details"),
+                ],
+            )
+        ),
     }
     return {k: v[:500] for k, v in config.items() if v}
 
@@ -467,7 +482,8 @@ def wizard_recap(wizard: Wizard, zone: str) -> Reply:
         "So far we have:\n" + "\n".join(lines) if lines else "We haven't settled any details yet."
     )
     if wizard.asking:
-        parts.append(f"I was asking:\n{_questions(wizard.asking, zone)}")
+        asked = _questions(wizard.asking, zone, wizard.gathered.get("frequency", ""))
+        parts.append(f"I was asking:\n{asked}")
     return Reply("\n\n".join(parts), decision="wizard_recap")
 
 
@@ -483,7 +499,11 @@ def wizard_summary(wizard: Wizard) -> dict[str, object]:
             if line.startswith(f"- {label}: ")
             for value in [line.removeprefix(f"- {label}: ")]
         ],
-        "question": _questions(wizard.asking, wizard.gathered.get("zone") or "UTC")
+        "question": _questions(
+            wizard.asking,
+            wizard.gathered.get("zone") or "UTC",
+            wizard.gathered.get("frequency", ""),
+        )
         if wizard.asking
         else None,
     }
