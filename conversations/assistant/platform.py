@@ -78,7 +78,8 @@ _WHERE_ADMIN = (
      "with your account contact: billing is not part of this workspace's console yet"),
 )  # fmt: skip
 _REQUEST_LEAD_RE = re.compile(
-    r"^(?:(?:and|also|then|so|ok(?:ay)?|please|pls|hey)[,\s]+)*"
+    r"^(?:(?:and|also|then|so|ok(?:ay)?|please|pls|hey|oh|btw|by the way|one more thing)"
+    r"[,\s\-\u2013\u2014:]+)*"
     r"(?:(?:can|could|would) you|i (?:want|need|would like|'d like) (?:you )?to|please)?\s*",
     re.IGNORECASE,
 )

@@ -67,6 +67,16 @@ _ANYWAY_RE = re.compile(
     r"quand m[eê]me|trotzdem)\b",
     re.IGNORECASE,
 )
+_HOW_WHAT_RE = re.compile(
+    r"\b(?:how (?:do|does|can|should) (?:i|we|you)|what (?:is|are|does)|c[oó]mo (?:puedo|se)|"
+    r"comment (?:je|on|puis-je)|wie (?:kann|bekomme)|como (?:eu|posso))\b",
+    re.IGNORECASE,
+)
+_ASKS_FOR_IT_RE = re.compile(
+    r"\b(?:can|could|would|will) you\b|\bplease\b|\bpor favor\b|\bs'il (?:te|vous) pla[iî]t\b|"
+    r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
+    re.IGNORECASE,
+)
 _SWITCH_AWAY = frozenset(
     {
         ActionType.EXECUTE_TASK,
@@ -213,7 +223,11 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     if turn.intent.action_type in _SWITCH_AWAY:
         return turn.intent  # the classifier, wizard and all, read it as something else
     alone = _read_alone(turn)
-    floor = 0.5 if is_question(turn.message) else 0.7
+    # A how/what question of its own ("btw how do I get an API token?") is no wizard answer,
+    # even when the classifier is unsure which other thing it asks about.
+    floor = (
+        (0.3 if _HOW_WHAT_RE.search(turn.message) else 0.5) if is_question(turn.message) else 0.7
+    )
     if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
         return None
     wizard = state.wizard
@@ -300,7 +314,9 @@ def _act(
     if action == ActionType.UPDATE_AGENT:
         return agents.update(turn, state, entities, text)
     if action == ActionType.MANAGE_PLATFORM:
-        answered = answer_platform_question(turn, text) if is_question(text) else None
+        # "can you add maria@… as a viewer?" asks for something done, not how things work.
+        asks_how = is_question(text) and not _ASKS_FOR_IT_RE.search(text)
+        answered = answer_platform_question(turn, text) if asks_how else None
         return Outcome(answered or manage(turn, text), state)
     if action == ActionType.CREATE_SKILL:
         return skill_session_start(turn, state, text)

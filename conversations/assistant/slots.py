@@ -52,7 +52,8 @@ _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne es|\bnenn es|\bchamado|"
-    r"\bchama-o)\s*[:=]?\s*[\"'“«]?([A-Za-z0-9][A-Za-z0-9_-]{1,60})"
+    r"\bchama-o)\s*[:=]?\s*[\"'“«]?([A-Za-z0-9][A-Za-z0-9_-]{1,60})",
+    re.IGNORECASE,
 )
 # A name in quotes may have spaces: «Cobros de Facturación», "Deal Watch".
 _QUOTED_NAME_RE = re.compile(
@@ -99,6 +100,10 @@ _SUMMARY_OF_RE = re.compile(
     r"informe|rapport|Zusammenfassung|Bericht|resumo|relatório|relatorio)\s+"
     r"(?:\w+\s+)?(?:of|de|des|du|der|von|do|da|sobre|über)\s+(?P<what>[^.;!?]+)",
     re.IGNORECASE,
+)
+# "emails me every new HubSpot lead": what it reacts to.
+_EVERY_NEW_RE = re.compile(
+    r"\b(?:every|each|any|all|whenever an?|when an?)\s+(?P<what>new\s+[^.;!?]+)", re.IGNORECASE
 )
 _AGENT_FOR_RE = re.compile(
     r"\b(?:agent|bot|automation|agente)\s+(?:for|para|pour|für)\s+(?P<what>[^.;!?]+)",
@@ -252,7 +257,7 @@ def _job(text: str) -> str | None:
 
 def what_it_watches(text: str) -> str | None:
     """What a request watches or works on, in the user's words ("overdue tickets")."""
-    for pattern in (_WATCH_FOR_RE, _SUMMARY_OF_RE, _WATCH_RE):
+    for pattern in (_WATCH_FOR_RE, _SUMMARY_OF_RE, _WATCH_RE, _EVERY_NEW_RE):
         match = pattern.search(text)
         if match:
             phrase = _clean(match.group("what"))
