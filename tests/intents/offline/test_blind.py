@@ -1,10 +1,11 @@
-"""The offline tier on text it was not tuned on: the frozen blind set and the two dev sets.
+"""The offline tier on text it was not tuned on: the two frozen blind sets and the dev sets.
 
-``eval_blind.jsonl`` was written from the label definitions alone and committed before any
-tuning (see ``intents/data/eval_blind.md``); it is only measured, never tuned on. The floors
-sit just under the scores recorded in docs/BENCHMARKS.md, so a change that loses ground on
-unseen text fails here rather than in a review. The dev sets (also written blind, but tuned
-on) guard the follow-up reader and the phrasing work.
+``eval_blind.jsonl`` and ``eval_blind2.jsonl`` were written from the label definitions alone and
+committed before any tuning (see ``intents/data/eval_blind.md`` and ``eval_blind2.md``); they are
+only measured, never tuned on. The floors sit just under the scores recorded in
+docs/BENCHMARKS.md, so a change that loses ground on unseen text fails here rather than in a
+review. The dev sets (also written blind, but tuned on) guard the follow-up reader and the
+phrasing work.
 """
 
 from __future__ import annotations
@@ -32,6 +33,20 @@ BLIND_FLOORS = {
     "non_english": 0.91,
 }
 
+# The second frozen set (intents/data/eval_blind2.md). Recorded 2026-11-24: 224/250 (0.896).
+BLIND2_FLOORS = {
+    "direct": 0.95,
+    "paraphrase": 0.90,
+    "implicit": 0.80,
+    "contextual": 0.80,
+    "ambiguous": 0.80,
+    "out_of_scope": 0.93,
+    "noisy": 0.95,
+    "long": 0.80,
+    "injection": 0.90,
+    "non_english": 0.84,
+}
+
 
 def _scores(name: str) -> tuple[float, dict[str, float]]:
     cases = load_dataset(DATA / name)
@@ -48,6 +63,18 @@ def test_the_blind_set_is_the_one_that_was_frozen() -> None:
     assert hashlib.sha256((DATA / "eval_blind.jsonl").read_bytes()).hexdigest() == expected
 
 
+def test_the_second_blind_set_is_the_one_that_was_frozen() -> None:
+    expected = (DATA / "eval_blind2.sha256").read_text().split()[0]
+    assert hashlib.sha256((DATA / "eval_blind2.jsonl").read_bytes()).hexdigest() == expected
+
+
+def test_the_second_blind_set_holds_its_floors_in_every_category() -> None:
+    overall, per_category = _scores("eval_blind2.jsonl")
+    assert overall >= 0.88, overall
+    below = {c: round(score, 3) for c, score in per_category.items() if score < BLIND2_FLOORS[c]}
+    assert below == {}, below
+
+
 def test_the_blind_set_holds_its_floors_in_every_category() -> None:
     overall, per_category = _scores("eval_blind.jsonl")
     assert overall >= 0.86, overall
@@ -57,7 +84,12 @@ def test_the_blind_set_holds_its_floors_in_every_category() -> None:
 
 @pytest.mark.parametrize(
     ("name", "floor"),
-    [("dev_followups.jsonl", 0.91), ("dev_phrasing.jsonl", 0.86), ("dev_hard.jsonl", 0.74)],
+    [
+        ("dev_followups.jsonl", 0.93),
+        ("dev_phrasing.jsonl", 0.90),
+        ("dev_hard.jsonl", 0.85),
+        ("dev_mixed.jsonl", 0.86),
+    ],
 )
 def test_the_dev_sets_hold_their_floors(name: str, floor: float) -> None:
     overall, _ = _scores(name)
