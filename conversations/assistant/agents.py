@@ -26,8 +26,15 @@ _SAME_AGAIN_RE = re.compile(
     re.IGNORECASE,
 )
 _WHEN_RE = re.compile(
-    r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|cada cu[aá]nto|"
-    r"[àa] quelle (?:heure|fr[ée]quence)|wie oft|wann)\b",
+    r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|time ?zone|"
+    r"cada cu[aá]nto|a qu[eé] hora|cu[aá]ndo|zona horaria|[àa] quelle (?:heure|fr[ée]quence)|"
+    r"quand|fuseau|wie oft|wann|um wie viel uhr|zeitzone|que horas|quando|fuso)\b",
+    re.IGNORECASE,
+)
+# A question about an agent's settings: when, where it posts, what it reads.
+_ABOUT_SETTINGS_RE = re.compile(
+    rf"{_WHEN_RE.pattern}|\b(?:where (?:does|will|is)|which channel|what does it|d[oó]nde|"
+    r"o[uù] (?:est|va|publie)|wohin|wo (?:wird|postet)|onde)\b",
     re.IGNORECASE,
 )
 _PRONOUN_RE = re.compile(r"\b(it|that one|this one|that agent|this agent|the agent)\b", re.I)
@@ -170,6 +177,31 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
         Reply("\n".join(lines), meta={"agents_referenced": [agent.name]}, decision="agent_details"),
         state.replace(last_agent=agent.name),
     )
+
+
+def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
+    """A question about the agent just talked about, or about one of the agents just listed
+    ("which time zone is that in?", "which one of those handles the finance stuff?"),
+    answered from its stored configuration; None when the message is not such a question."""
+    text = turn.message
+    if not text.strip().endswith("?"):
+        return None
+    if state.listed_agents and re.search(r"\b(?:which|what|cu[aá]l|quel|welche)\b", text, re.I):
+        listed = [agents.agent_find(tenant=turn.tenant, reference=n) for n in state.listed_agents]
+        stems = {w[:5] for w in re.findall(r"\w{4,}", text.lower())}
+        hits = [
+            a
+            for a in listed
+            if a is not None
+            and stems & {w[:5] for w in re.findall(r"\w{4,}", f"{a.name} {a.description}".lower())}
+        ]
+        if len(hits) == 1:
+            return _details(state, hits[0], text)
+    if state.last_agent and _ABOUT_SETTINGS_RE.search(text):
+        agent = agents.agent_find(tenant=turn.tenant, reference=state.last_agent)
+        if agent is not None:
+            return _details(state, agent, text)
+    return None
 
 
 def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:

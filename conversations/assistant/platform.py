@@ -94,6 +94,22 @@ def is_greeting(message: str) -> bool:
     return not re.search(r"\w", rest) or bool(_CAN_DO_RE.search(rest) and len(rest.split()) <= 8)
 
 
+_THANKS_RE = re.compile(
+    r"^[\W_]*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice|super|genial|parfait|prima|"
+    r"[oó]timo)[\W_]+)?(?:thanks?(?: a lot| so much)?|thank you(?: so much)?|thx|ty|cheers|"
+    r"gracias|merci(?: beaucoup)?|danke(?: sch[öo]n)?|obrigad[oa]|grazie)[\W_]*$",
+    re.IGNORECASE,
+)
+
+
+def is_thanks(message: str) -> bool:
+    return bool(_THANKS_RE.match(message))
+
+
+def thank(turn: Turn) -> Reply:
+    return Reply("You're welcome! Tell me whenever you need something else.", decision="thanks")
+
+
 def greet(turn: Turn) -> Reply:
     name = turn.user.first_name or turn.user.get_username()
     return Reply(f"Hello {name}! {CAPABILITIES} What would you like to do?", decision="greeting")

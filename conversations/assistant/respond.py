@@ -17,7 +17,14 @@ from conversations.agents.selectors import agent_refs
 from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.platform import answer_platform_question, greet, is_greeting, manage
+from conversations.assistant.platform import (
+    answer_platform_question,
+    greet,
+    is_greeting,
+    is_thanks,
+    manage,
+    thank,
+)
 from conversations.assistant.skills import (
     asks_for_skills,
     open_session,
@@ -172,6 +179,8 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     entities = dict(intent.entities)
     if is_greeting(turn.message) and not wizard:
         return Outcome(greet(turn), state)
+    if is_thanks(turn.message) and not wizard:
+        return Outcome(thank(turn), state)
     if wizard:
         detour = _detour(turn, state)
         if detour is None:
@@ -191,7 +200,8 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     if intent.method != "fast_path" and (
         action == ActionType.UNKNOWN or intent.confidence < CLARIFY_BELOW or intent.is_ambiguous
     ):
-        return clarify(turn, state)
+        about = agents.about_known_agent(turn, state)
+        return about if about is not None else clarify(turn, state)
     return _act(turn, state, action, entities, turn.message)
 
 

@@ -128,7 +128,8 @@ _GERUND = {
 _TAIL_RE = re.compile(
     r"\s*(?:\(|,|;| - | and (?:then )?(?:send|sends|post|posts|email|emails|alert|alerts|ping|"
     r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports)\b|"
-    r" then\b| every\b| each\b| daily\b| weekly\b| monthly\b| hourly\b| at \d| on (?:mon|tue|"
+    r" then\b| and \w+ing\b| into #| every\b| each\b| daily\b| weekly\b| monthly\b|"
+    r" hourly\b| at \d| on (?:mon|tue|"
     r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
     r" y (?:me |nos |te )?(?:env[ií]\w*|mand\w*|avis\w*|public\w*)| et (?:m'|nous |me )?"
     r"(?:envoie|envoyer|poste|publie|alerte)\w*| und (?:mir |uns )?(?:schick|send|post)\w*|"
@@ -249,7 +250,10 @@ def _job(text: str) -> str | None:
     if not match:
         return None
     rest = re.sub(r"\s*\([^)]*\)", "", match.group("rest"))
-    rest = re.split(r"\s*(?:,|;| every\b| each\b| cada\b| chaque\b| jeden\b)", rest)[0]
+    rest = re.split(
+        r"\s*(?:,|;| every\b| each\b| cada\b| chaque\b| jeden\b| and \w+ing\b| into #| to #)",
+        rest,
+    )[0]
     verb = match.group("verb")
     lead = _GERUND.get(verb.lower(), verb)  # other languages' words stay as written
     return f"{lead}{rest}".strip(" ,.")[:200]

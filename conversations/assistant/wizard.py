@@ -203,7 +203,9 @@ def _merge(gathered: dict[str, str], found: Mapping[str, str]) -> None:
             gathered[key] = value
 
 
-def wizard_step(turn: Turn, state: AssistantState, text: str, *, proposal: bool = False) -> Outcome:
+def wizard_step(
+    turn: Turn, state: AssistantState, text: str, *, proposal: bool = False, accepted: bool = False
+) -> Outcome:
     """One answer (or the opening request) of the wizard; creates the agent once complete."""
     opening = state.wizard is None
     wizard = state.wizard or Wizard()
@@ -232,6 +234,10 @@ def wizard_step(turn: Turn, state: AssistantState, text: str, *, proposal: bool 
         _default_when(gathered)
     if proposal:
         return _propose(state, gathered)
+    if accepted and _missing(gathered) == ["when"]:
+        # A yes to what was proposed, whose only gap is the hour or the day: a default the
+        # summary states, rather than one more question after the user said yes.
+        _default_when(gathered)
     missing = _missing(gathered)
     if not missing:
         duplicate = _identical_agent(turn, gathered)
@@ -295,7 +301,7 @@ def proposal_accepted(turn: Turn, state: AssistantState, text: str) -> Outcome:
     wizard = state.wizard or Wizard()
     rest = _YES_BUT_RE.sub("", text, count=1) if _YES_BUT_RE.match(text) else text
     accepted = Wizard(wizard.kind, wizard.gathered, wizard.asking, duplicate_of=wizard.duplicate_of)
-    return wizard_step(turn, state.replace(wizard=accepted), rest)
+    return wizard_step(turn, state.replace(wizard=accepted), rest, accepted=True)
 
 
 def _words(value: str) -> set[str]:

@@ -1,9 +1,10 @@
 """Conversation scenarios, written blind from the contract and the spec, run through POST chat/.
 
-Each line of ``scenarios/dev.jsonl`` is one test case; ``scenarios/heldout.jsonl`` runs as a
-single test that only reports how many checks passed (see ``scenarios/README.md``). A scenario's
-turns are posted in one conversation, as the scenario's user, and each turn's checks are asserted
-against the reply, the intent and the tenant's agents and runs after the turn.
+Each line of ``scenarios/dev.jsonl`` and ``scenarios/dev2.jsonl`` is one test case;
+``scenarios/heldout.jsonl`` runs as a single test that only reports how many checks passed (see
+``scenarios/README.md``). A scenario's turns are posted in one conversation, as the scenario's
+user, and each turn's checks are asserted against the reply, the intent and the tenant's agents
+and runs after the turn.
 
 Run with ``-s`` to see per-scenario pass counts of the dev set; with ``SCENARIO_TRACE=1`` every
 turn and reply of a dev scenario is printed.
@@ -52,9 +53,8 @@ def load(name: str) -> list[dict[str, Any]]:
         return [json.loads(line) for line in lines if line.strip()]
 
 
-DEV = load("dev.jsonl")
-# A second round written the same way, later: tuned on, held to a floor on its total.
-DEV2 = load("dev2.jsonl")
+# dev2.jsonl: a second round written the same way (182/226 checks when first run, 2026-11-24).
+DEV = load("dev.jsonl") + load("dev2.jsonl")
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"
 # Frozen: the checksum the scenarios were written with (scenarios/heldout.sha256).
@@ -410,23 +410,6 @@ def test_dev_scenario(world: World, scenario: dict[str, Any]) -> None:
         )
 
 
-def test_dev2_scenarios(world: World) -> None:
-    """The second dev round: every failed check is printed, and the total holds a floor."""
-    passed = total = 0
-    failures: list[str] = []
-    for index, scenario in enumerate(DEV2):
-        outcome = Run(world if index == 0 else make_world(1000 + index), scenario).play()
-        passed += outcome.passed
-        total += len(outcome.checks)
-        failures += [" ".join(f.describe().splitlines()[:2]) for f in outcome.failures]
-    print(f"\ndev2 scenarios: {passed}/{total} checks" + "".join(f"\n  {f}" for f in failures))
-    # 182/226 when the round was first run (2026-11-24, before any change made for it).
-    assert passed / total >= DEV2_FLOOR, f"dev2 scenarios: {passed}/{total} checks"
-
-
-DEV2_FLOOR = 0.88
-
-
 # -- held-out: one case for all, reporting only the pass count ------------------------------
 
 
@@ -438,9 +421,9 @@ def test_heldout_scenarios(world: World) -> None:
         passed += outcome.passed
         total += len(outcome.checks)
     print(f"\nheld-out scenarios: {passed}/{total} checks")
-    # The floor sits under the score recorded in docs/BENCHMARKS.md (170/206 on 2026-11-24),
-    # set from the total alone; an environment may raise it.
-    floor = float(os.environ.get("OMNIFORGE_HELDOUT_FLOOR", "0.80"))
+    # The floor sits under the score recorded in docs/BENCHMARKS.md (191/206 on 2026-11-24,
+    # 170/206 before), set from the total alone; an environment may raise it.
+    floor = float(os.environ.get("OMNIFORGE_HELDOUT_FLOOR", "0.90"))
     assert total > 0
     assert hashlib.sha256(HELDOUT_PATH.read_bytes()).hexdigest() == HELDOUT_SHA256
     assert passed / total >= floor, f"held-out scenarios: {passed}/{total} checks, floor {floor}"
