@@ -66,6 +66,8 @@ _QUOTED_NAME_RE = re.compile(
 _QUOTED_RE = re.compile(
     r"[\"“«]([^\"”»\n]{2,60})[\"”»]|(?<!\w)['\u2018]([^'\u2019\n]{2,60})['\u2019](?!\w)"
 )
+_REPO_CUE_RE = re.compile(r"\b(?:repo|repos|repository|repositorio|d[ée]p[ôo]t|reposit[óo]rio|"
+                          r"github|gitlab|bitbucket)\b", re.IGNORECASE)  # fmt: skip
 _REPO_RE = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
 _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
@@ -349,7 +351,8 @@ def scope_in(text: str) -> str | None:
     found += [
         m.group(1)
         for m in _REPO_RE.finditer(text)
-        if not zone_in(m.group(1)) and not re.fullmatch(r"[\d/.-]+", m.group(1))
+        # "the repo acme/web", "GitHub … acme/web"; not "and/or", "24/7" or "Asia/Kolkata".
+        if _REPO_CUE_RE.search(text[max(0, m.start() - 40) : m.start()]) and not zone_in(m.group(1))
     ]
     return ", ".join(dict.fromkeys(found)) or None
 

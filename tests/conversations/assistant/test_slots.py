@@ -1,0 +1,59 @@
+"""What the wizard reads from a message: the details kept exactly as the user wrote them."""
+
+from __future__ import annotations
+
+import pytest
+
+from conversations.assistant.slots import name_in, read_slots, scope_in
+
+
+@pytest.mark.parametrize(
+    ("message", "scope"),
+    [
+        ("checks the GitHub repo acme/web every day at 10:00", "acme/web"),
+        ("watch gitlab infra/terraform merge requests", "infra/terraform"),
+        ("Google Sheets - the 'Q3 Budget' spreadsheet", "Q3 Budget"),
+        ("revise la hoja «Facturación Q3» de Google Sheets", "Facturación Q3"),
+        ("alert me 24/7 and/or email me", None),
+        ("it's our team's board, don't worry", None),
+        ("9:15, Asia/Kolkata", None),
+    ],
+)
+def test_the_sheet_board_or_repository_is_kept_as_written(message: str, scope: str | None) -> None:
+    assert scope_in(message) == scope
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [
+        ("Name it budget-digest", "budget-digest"),
+        ("Crea un agente llamado «Cobros de Facturación» que revise", "cobros-de-facturacion"),
+        ("call it 'deal-watch'", "deal-watch"),
+    ],
+)
+def test_a_name_is_read_whatever_its_case_or_quotes(message: str, name: str) -> None:
+    assert name_in(message) == name
+
+
+def test_a_time_zone_answer_is_not_what_the_agent_watches() -> None:
+    found = read_slots(
+        "9:15, Asia/Kolkata",
+        have={"frequency": "daily", "zone": "UTC"},
+        asking=("trigger", "when"),
+        zone="UTC",
+        opening=False,
+    )
+    assert found.get("zone") == "Asia/Kolkata"
+    assert "trigger" not in found and "details" not in found
+
+
+def test_every_new_thing_is_what_it_reacts_to() -> None:
+    found = read_slots(
+        "I'd like an agent that emails me every new HubSpot lead",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert found["trigger"] == "new HubSpot lead"
+    assert found["source"] == "hubspot"
