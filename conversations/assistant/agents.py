@@ -179,6 +179,13 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     )
 
 
+# Words every agent's name or description may share; they single none out.
+_GENERIC_STEMS = frozenset(
+    {"agent", "which", "those", "these", "there", "does", "that", "this", "what", "with", "from",
+     "have", "them", "they", "runs", "daily", "weekl", "month", "repor", "summa", "alert"}
+)  # fmt: skip
+
+
 def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     """A question about the agent just talked about, or about one of the agents just listed
     ("which time zone is that in?", "which one of those handles the finance stuff?"),
@@ -188,7 +195,7 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
         return None
     if state.listed_agents and re.search(r"\b(?:which|what|cu[aá]l|quel|welche)\b", text, re.I):
         listed = [agents.agent_find(tenant=turn.tenant, reference=n) for n in state.listed_agents]
-        stems = {w[:5] for w in re.findall(r"\w{4,}", text.lower())}
+        stems = {w[:5] for w in re.findall(r"\w{4,}", text.lower())} - _GENERIC_STEMS
         hits = [
             a
             for a in listed
