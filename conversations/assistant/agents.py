@@ -34,6 +34,8 @@ _WHEN_RE = re.compile(
 # A question about an agent's settings: when, where it posts, what it reads.
 _ABOUT_SETTINGS_RE = re.compile(
     rf"{_WHEN_RE.pattern}|\b(?:where (?:does|will|is)|which channel|what does it|d[oó]nde|"
+    r"who (?:gets|receives|will get|is getting)|qui[eé]n recibe|qui re[çc]oit|wer bekommt|"
+    r"quem recebe|"
     r"o[uù] (?:est|va|publie)|wohin|wo (?:wird|postet)|onde)\b",
     re.IGNORECASE,
 )

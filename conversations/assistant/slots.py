@@ -34,7 +34,8 @@ ZONES = {
     "mountain": "America/Denver", "los angeles": "America/Los_Angeles",
     "san francisco": "America/Los_Angeles", "pacific": "America/Los_Angeles",
     "seattle": "America/Los_Angeles", "mexico city": "America/Mexico_City",
-    "sao paulo": "America/Sao_Paulo", "buenos aires": "America/Argentina/Buenos_Aires",
+    "sao paulo": "America/Sao_Paulo", "brasilia": "America/Sao_Paulo",
+    "rio de janeiro": "America/Sao_Paulo", "buenos aires": "America/Argentina/Buenos_Aires",
     "sydney": "Australia/Sydney", "melbourne": "Australia/Melbourne",
     "auckland": "Pacific/Auckland", "tokyo": "Asia/Tokyo", "seoul": "Asia/Seoul",
     "singapore": "Asia/Singapore", "hong kong": "Asia/Hong_Kong", "shanghai": "Asia/Shanghai",
@@ -47,18 +48,19 @@ _ZONE_RE = re.compile(
 _IANA_RE = re.compile(r"\b([A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)\b")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-_CHANNEL_RE = re.compile(r"(?<![\w#])#[A-Za-z0-9][\w-]*")
+_CHANNEL_RE = re.compile(r"(?<![\w#])#[^\W_][\w-]*")  # "#équipe-ventes-lyon" as written
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne es|\bnenn es|\bchamado|"
-    r"\bchama-o)\s*[:=]?\s*[\"'“«]?([A-Za-z0-9][A-Za-z0-9_-]{1,60})",
+    r"\bchama-o)\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
     re.IGNORECASE,
 )
 # A name in quotes may have spaces: «Cobros de Facturación», "Deal Watch".
 _QUOTED_NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bllamado|\bllamada|"
-    r"\bnamens|\bchamado)\s*[:=]?\s*[\"“«']([^\"”»'\n]{2,60})[\"”»']",
+    r"\bnamens|\bchamado|\bagent|\bagente|\bagenten|\bbot)\s*[:=]?\s*[\"“«']"
+    r"([^\"”»'\n]{2,60})[\"”»']",
     re.IGNORECASE,
 )
 # Where exactly it looks, in the user's words: a quoted sheet, board or project name, or a
@@ -92,6 +94,7 @@ _WATCH_RE = re.compile(
     r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|pull(?:s|ing)?|"
     r"surveille|surveiller|vigila|vigilar|monitorea|überwacht|ueberwacht|beobachtet|"
     r"monitora|sammelt|recoge|recopila|collecte|summari[sz]e[sd]?|summari[sz]ing|"
+    r"r[ée]cup[èe]re|r[ée]cup[ée]rer|extrae|extraer|busca|buscar|holt|puxa|pega|"
     r"review(?:s|ing)?|revis[ae]|revisar|v[ée]rifie|v[ée]rifier|verifica|pr[üu]ft|"
     r"check(?:s|ing)?)\s+(?:(?:à|a) la main|by hand|manually|a mano|von hand)?\s*"
     r"(?P<what>[^.;!?]+)",
@@ -102,6 +105,12 @@ _SUMMARY_OF_RE = re.compile(
     r"informe|rapport|Zusammenfassung|Bericht|resumo|relatório|relatorio)\s+"
     r"(?:\w+\s+)?(?:of|de|des|du|der|von|do|da|sobre|über)\s+(?P<what>[^.;!?]+)",
     re.IGNORECASE,
+)
+# German puts the verb last: "… überfällige Rechnungen aus Xero zusammenfasst".
+_DE_WATCH_RE = re.compile(
+    r"(?P<what>(?:[^\W\d_][\w-]*\s){0,3}[^\W\d_][\w-]*)\s+(?:aus|von|in|im|bei)\s+\S+\s+"
+    r"(?:zusammenfasst|zusammenfassen|pr[üu]ft|[üu]berwacht|sammelt|meldet|sucht|auflistet|"
+    r"abruft|holt)\b"
 )
 # "emails me every new HubSpot lead": what it reacts to.
 _EVERY_NEW_RE = re.compile(
@@ -133,6 +142,7 @@ _TAIL_RE = re.compile(
     r" then\b| and \w+ing\b| into #| every\b| each\b| daily\b| weekly\b| monthly\b|"
     r" hourly\b| at \d| on (?:mon|tue|"
     r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
+    r" e (?:me |nos )?(?:manda\w*|envia\w*|posta\w*|public\w*|avisa\w*)|"
     r" y (?:me |nos |te )?(?:env[ií]\w*|mand\w*|avis\w*|public\w*)| et (?:m'|nous |me )?"
     r"(?:envoie|envoyer|poste|publie|alerte)\w*| und (?:mir |uns )?(?:schick|send|post)\w*|"
     r" cada\b| chaque\b| tous les\b| toutes les\b| jeden\b| jede\b| todos los\b| todas las\b|"
@@ -141,10 +151,12 @@ _TAIL_RE = re.compile(
     r" that day\b(?=.*\bevery\b))",
     re.IGNORECASE,
 )
-_LEAD_RE = re.compile(r"^(?:for|the|all|any|our|my|me|us|un|una|une|le|la|les|los|las|der|die|"
-                      r"das|den|eine|einen|ein)\s+", re.IGNORECASE)  # fmt: skip
+_LEAD_RE = re.compile(r"^(?:(?:dans|in|from|en|aus|em|no|na|de) \S+ (?=(?:les|the|los|las|die|"
+                      r"os|as|le|la|des)\b)|(?:for|the|all|any|our|my|me|us|un|una|une|le|la|"
+                      r"les|los|las|der|die|das|den|eine|einen|ein)\b\s*)",
+                      re.IGNORECASE)  # fmt: skip
 _SUMMARY_WORDS = re.compile(
-    r"\b(?:summar\w*|digest|recap|roundup|round-up|resumen|resum\w*|résumé|zusammenfass\w*|"
+    r"\b(?:summar\w*|digest|r[eé]cap|roundup|round-up|resumen|resum\w*|résumé|zusammenfass\w*|"
     r"synthese|synthèse)\b",
     re.IGNORECASE,
 )
@@ -263,7 +275,7 @@ def _job(text: str) -> str | None:
 
 def what_it_watches(text: str) -> str | None:
     """What a request watches or works on, in the user's words ("overdue tickets")."""
-    for pattern in (_WATCH_FOR_RE, _SUMMARY_OF_RE, _WATCH_RE, _EVERY_NEW_RE):
+    for pattern in (_WATCH_FOR_RE, _SUMMARY_OF_RE, _WATCH_RE, _EVERY_NEW_RE, _DE_WATCH_RE):
         match = pattern.search(text)
         if match:
             phrase = _clean(match.group("what"))
@@ -337,7 +349,19 @@ def name_in(text: str) -> str | None:
         if slug:
             return slug[:60]
     match = _NAME_RE.search(text)
-    return match.group(1).strip("-_").lower() if match else None
+    if not match:
+        return None
+    return re.sub(r"[^a-z0-9]+", "-", normalize(_whole_name(text, match))).strip("-") or None
+
+
+def _whole_name(text: str, match: re.Match[str]) -> str:
+    """The name as written: "chamado Pedidos Atrasados que …" runs on while capitalized."""
+    name = match.group(1)
+    if name[:1].isupper():
+        more = re.match(r"(?:\s+[A-ZÀ-Þ][\w-]*){1,3}", text[match.end() :])
+        if more:
+            name += more.group(0)
+    return name
 
 
 def scope_in(text: str) -> str | None:
@@ -408,6 +432,11 @@ def read_slots(
     name = name_in(body)
     if name:
         slots["name"] = name
+        quoted = _QUOTED_NAME_RE.search(body)
+        plain = _NAME_RE.search(body)
+        written = quoted.group(1).strip() if quoted else _whole_name(body, plain) if plain else ""
+        if written and written.lower() != name:
+            slots["title"] = written  # «Relances Échues», "Pedidos Atrasados", as written
     scope = scope_in(body)
     if scope and scope not in have.get("scope", ""):
         slots["scope"] = ", ".join(filter(None, [have.get("scope", ""), scope]))

@@ -106,6 +106,8 @@ def detail_lines(gathered: Mapping[str, str]) -> list[str]:
         values["schedule"] = schedule.words()
         if gathered.get("defaulted"):
             values["schedule"] += f" (you didn't say {gathered['defaulted']}, so I picked it)"
+    if values.get("name") and values.get("title"):
+        values["name"] += f" (\u201c{values['title']}\u201d)"
     return [f"- {label}: {values[key]}" for key, label in LABELS.items() if values.get(key)]
 
 
@@ -372,6 +374,7 @@ def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
             filter(
                 None,
                 [
+                    f"Called \u201c{gathered['title']}\u201d" if gathered.get("title") else "",
                     f"In {gathered['scope']}" if gathered.get("scope") else "",
                     gathered.get("about"),
                     gathered.get("details"),
@@ -409,8 +412,9 @@ def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outc
         config=config,
     )
     shown = {**gathered, "name": name}
+    called = f" (\u201c{gathered['title']}\u201d)" if gathered.get("title") else ""
     content = (
-        f"Done! I've created {name}, an agent that {describe(gathered)}.\n"
+        f"Done! I've created {name}{called}, an agent that {describe(gathered)}.\n"
         + "\n".join(detail_lines(shown))
         + '\n\nSay "run it" to start it now, or "actually cancel that" to undo.'
     )

@@ -158,7 +158,8 @@ _NUMBER_RE = re.compile(
 )
 _RECAP_RE = re.compile(
     r"\b(?:where (?:were|was|are|did) (?:we|i)|where did we (?:leave|stop)|what was i doing|"
-    r"remind me (?:where|what)|recap|what(?:s| is| do you)? (?:left|still need|missing)|"
+    r"remind me (?:where|what)|(?<!un )(?<!a )(?<!le )(?<!the )(?<!weekly )(?<!daily )recap|"
+    r"what(?:s| is| do you)? (?:left|still need|missing)|"
     r"what do you need from me|where was i|pick up where|continue where|resume|"
     r"donde (?:estabamos|quedamos|nos quedamos)|en que (?:estabamos|quedamos)|"
     r"ou en etions|ou on en etait|ou en sommes|on en etait ou|wo waren wir|wo war ich|"
@@ -173,7 +174,9 @@ _CANCEL_RE = re.compile(
 
 def is_recap(parsed: Parsed) -> bool:
     """ "Where were we?": short, or a question ("... un résumé chaque vendredi" is not one)."""
-    short = len(parsed.units) <= 10 or parsed.norm.rstrip().endswith("?")
+    short = len(parsed.units) <= 10 or (
+        parsed.norm.rstrip().endswith("?") and len(parsed.units) <= 16
+    )
     return short and bool(_RECAP_RE.search(parsed.norm))
 
 

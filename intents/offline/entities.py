@@ -99,7 +99,11 @@ def entities_from(parsed: Parsed) -> dict[str, str]:
         found["destination"] = short_value(destination)
     # Each pattern runs only when a lexicon concept says it can match: most messages skip most.
     # Names such as "finance-monthly" or "weekly-digest" are not schedules.
-    timing_text = _SLUG_RE.sub(" ", norm) if "-" in norm or "_" in norm else norm
+    timing_text = (
+        _SLUG_RE.sub(lambda m: m.group(0) if m.group(0).endswith("-feira") else " ", norm)
+        if "-" in norm or "_" in norm
+        else norm
+    )  # "segunda-feira" is a day, not a name
     schedule = find_schedule(timing_text) if concepts & _SCHEDULE_CUES else None
     if schedule:
         found["schedule"], found["frequency"] = schedule

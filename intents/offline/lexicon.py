@@ -506,7 +506,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "annually|biweekly|fortnightly|recurring|recurrent|regularly|routinely|periodic*|"
         "schedule|scheduled|scheduling|schedules|sched|schd|cron|cada|diario|diaria|diariamente|semanal|"
         "semanalmente|mensual|mensualmente|chaque|quotidien*|hebdomadaire*|mensuel*|"
-        "jeden|jede|jeder|jedes|taglich|taeglich|wochentlich|woechentlich|monatlich|stundlich|"
+        "jeden|jede|jeder|jedes|toda|todo|taglich|taeglich|wochentlich|woechentlich|monatlich|"
+        "stundlich|"
         "mensal|mensalmente|todos los|todas las|tous les|toutes les|todos os|todas as|"
         "each morning|every morning|every evening|every night|weekdays|workdays|"
         "business days|on a schedule|periodically|automatically|automaticamente|"
@@ -524,7 +525,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "dienstag*|mittwoch*|donnerstag*|freitag*|samstag*|sonntag*|segunda-feira|"
         "terca-feira|quarta-feira|quinta-feira|sexta-feira|dia|dias|semana|semanas|hora|"
         "manana|mananas|jour|jours|semaine|semaines|mois|heure|matin|matins|soir|tag|tage|"
-        "woche|wochen|monat|monate|stunde|morgens|abend|abends|manha|noite|tarde|mes|meses|"
+        "woche|wochen|monat|monate|stunde|morgens|abend|abends|manha|noite|tarde|mes|meses|feira|"
         "end of month|eom|eod|end of day|end of week|quarter|q1|q2|q3|q4",
     ),
     ("source", "SRC", "__source__"),

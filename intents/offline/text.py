@@ -180,7 +180,9 @@ def agent_keys(agents: Iterable[str]) -> AgentKeys:
 
 # "every"/"each" is a schedule before a time ("every Monday", "each 2 hours") and a quantifier
 # before anything else ("every overdue ticket", "cada cliente", "tous les tickets").
-_QUANTIFIERS = frozenset(["every", "each", "cada", "chaque", "jeden", "jede", "jeder", "jedes"])
+_QUANTIFIERS = frozenset(
+    ["every", "each", "cada", "chaque", "jeden", "jede", "jeder", "jedes", "toda", "todo"]
+)
 _QUANTIFIER_PAIRS = frozenset(["todos", "todas", "tous", "toutes"])  # "todos los", "tous les"
 _TIMELY = frozenset({"TIMEUNIT", "TIME", "RECUR", "NUM"})
 

@@ -55,6 +55,9 @@ def load(name: str) -> list[dict[str, Any]]:
 
 # dev2.jsonl: a second round written the same way (182/226 checks when first run, 2026-11-24).
 DEV = load("dev.jsonl") + load("dev2.jsonl")
+# dev3.jsonl: a third round (188/260 checks when first run), tuned on and not all passing yet: one
+# counted test with a floor, every failed check printed.
+DEV3 = load("dev3.jsonl")
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"
 # Frozen: the checksum the scenarios were written with (scenarios/heldout.sha256).
@@ -408,6 +411,18 @@ def test_dev_scenario(world: World, scenario: dict[str, Any]) -> None:
             + (f"; later failures:{also}" if others else ""),
             pytrace=False,
         )
+
+
+def test_dev3_scenarios(world: World) -> None:
+    passed = total = 0
+    failures: list[str] = []
+    for index, scenario in enumerate(DEV3):
+        outcome = Run(world if index == 0 else make_world(2000 + index), scenario).play()
+        passed += outcome.passed
+        total += len(outcome.checks)
+        failures += [" ".join(f.describe().splitlines()[:2]) for f in outcome.failures]
+    print(f"\ndev3 scenarios: {passed}/{total} checks" + "".join(f"\n  {f}" for f in failures))
+    assert passed / total >= 0.80, f"dev3 scenarios: {passed}/{total} checks"
 
 
 # -- held-out: one case for all, reporting only the pass count ------------------------------
