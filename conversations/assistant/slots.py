@@ -309,7 +309,9 @@ def destination_in(text: str, entity: str | None) -> str | None:
         where = "Microsoft Teams" if tool == "teams" else "Slack"
         return f"{where} {channel.group(0)}"
     if email and not re.search(r"\b(?:add|invite|remove|user)\b", text, re.IGNORECASE):
-        return email.group(0)
+        # "emails ravi@… and oksana@…": every address, in the order written.
+        more = [m.group(0) for m in _EMAIL_RE.finditer(text, email.end())]
+        return ", ".join(dict.fromkeys([email.group(0), *more]))
     if tool in ("slack", "teams", "discord", "email", "sms"):
         return {"slack": "Slack", "teams": "Microsoft Teams", "discord": "Discord"}.get(
             tool, "Email" if tool == "email" else "SMS"
@@ -325,14 +327,27 @@ _READ_FROM_RE = re.compile(
 
 
 def _where_to(pattern: re.Pattern[str], text: str) -> re.Match[str] | None:
-    """The first channel or address results go to; one read from ("from #standup") is not."""
+    """The first channel or address results go to; one read from ("from #standup") or taken
+    back ("not #support-leads, …") is not."""
     for match in pattern.finditer(text):
-        if not _READ_FROM_RE.search(text[max(0, match.start() - 30) : match.start()]):
+        before = text[max(0, match.start() - 30) : match.start()]
+        if not _READ_FROM_RE.search(before) and not _NOT_THERE_RE.search(before):
             return match
     return None
 
 
-_NEW_SOURCE = r"\b(?:from|source|instead|switch|rather)\b"
+_NOT_THERE_RE = re.compile(
+    r"\b(?:not|no|instead of|rather than|nicht|pas|no a|não)\s+(?:to\s+|in\s+|a\s+|an\s+)?$",
+    re.IGNORECASE,
+)
+
+
+_TIME_TAKEN_BACK_RE = re.compile(
+    r"\b\d{1,2}(?::\d{2})?\s*(?:am|pm|h|uhr)?\s*(?:--|\u2014|\u2013|-|,|\.\.\.)?\s*"
+    r"(?:no wait|no|actually|sorry|i mean|nein|non|não)[,\s-]+(?=\d)",
+    re.IGNORECASE,
+)
+_NEW_SOURCE = r"\b(?:from|source|instead|switch|rather|actually|moved|not|no longer)\b"
 
 
 def _tool_of(destination: str) -> str:
@@ -414,6 +429,7 @@ def read_slots(
     if is_acknowledgement(text):
         return {}
     body = _ACK_RE.sub("", text.strip()).strip()
+    body = _TIME_TAKEN_BACK_RE.sub(" ", body)  # "at 10 -- no wait 11am" is at 11am
     found = extract_entities(body)
     slots: dict[str, str] = {}
     destination = destination_in(body, found.get("destination"))
@@ -478,10 +494,19 @@ def read_slots(
 _PART_OF_DAY = {"morning": "09:00", "afternoon": "14:00", "evening": "18:00", "night": "22:00"}
 
 
+_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
 def _merge_when(before: str, when: str | None, text: str) -> str | None:
     """A schedule from this answer, completed by the frequency asked about before."""
     if when and Schedule(when, "UTC").complete:
         return when
+    new_days = [d for d in _DAYS if when and d in when.split()]
+    if before and new_days and not any(d in before.split() for d in new_days):
+        # "actually make it tuesdays": the new day replaces the old one, the time stays.
+        kept = [w for w in before.split() if w not in _DAYS]
+        at = next((i for i, w in enumerate(kept) if re.fullmatch(r"\d{1,2}:\d{2}", w)), len(kept))
+        return " ".join([*kept[:at], *new_days, *kept[at:]])
     if before:
         merged = find_schedule(normalize(f"{before} {text}"))
         if merged:

@@ -57,3 +57,47 @@ def test_every_new_thing_is_what_it_reacts_to() -> None:
     )
     assert found["trigger"] == "new HubSpot lead"
     assert found["source"] == "hubspot"
+
+
+def test_a_destination_taken_back_is_not_the_destination() -> None:
+    found = read_slots(
+        "no sorry not #support-leads, it should go to #cx-escalations",
+        have={"destination": "Slack #support-leads"},
+        asking=(),
+        zone="UTC",
+        opening=False,
+    )
+    assert found["destination"] == "Slack #cx-escalations"
+
+
+def test_every_address_results_go_to_is_kept() -> None:
+    found = read_slots(
+        "watch freshdesk for late tickets and email ravi@northwind.io and oksana@northwind.io",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert found["destination"] == "ravi@northwind.io, oksana@northwind.io"
+
+
+def test_a_time_taken_back_mid_sentence_is_replaced() -> None:
+    found = read_slots(
+        "every weekday at 10 -- no wait 11am -- post the open PRs in #backend",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert "11:00" in found["frequency"] and "10:00" not in found["frequency"]
+
+
+def test_a_new_day_replaces_the_day_and_keeps_the_time() -> None:
+    found = read_slots(
+        "actually make it tuesdays",
+        have={"frequency": "weekly monday 08:00", "zone": "Europe/London"},
+        asking=(),
+        zone="UTC",
+        opening=False,
+    )
+    assert found["frequency"] == "weekly tuesday 08:00"
