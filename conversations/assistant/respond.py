@@ -84,6 +84,7 @@ _ASKS_FOR_IT_RE = re.compile(
     r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
     re.IGNORECASE,
 )
+_SAME_AGAIN_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again)\b", re.IGNORECASE)
 _SWITCH_AWAY = frozenset(
     {
         ActionType.EXECUTE_TASK,
@@ -200,9 +201,20 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     if intent.method != "fast_path" and (
         action == ActionType.UNKNOWN or intent.confidence < CLARIFY_BELOW or intent.is_ambiguous
     ):
-        about = agents.about_known_agent(turn, state)
+        about = agents.about_known_agent(turn, state) or _same_for_listed(turn, state, follow)
         return about if about is not None else clarify(turn, state)
     return _act(turn, state, action, entities, turn.message)
+
+
+def _same_for_listed(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome | None:
+    """ "now do the third one too" after a run from the list shown: run that one as well."""
+    if not (state.listed_agents and state.last_agent_run):
+        return None
+    pick = follow.pick(len(state.listed_agents))
+    if pick is None or not _SAME_AGAIN_RE.search(turn.message):
+        return None
+    name = state.listed_agents[pick]
+    return agents.execute(turn, state, {"agent": name}, turn.message)
 
 
 def _chore_without_agents(turn: Turn, entities: Mapping[str, str]) -> bool:

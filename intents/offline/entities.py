@@ -33,7 +33,7 @@ _PERIOD_RE = re.compile(
 )
 _ROLE_RE = re.compile(r"\b(admin|viewer|editor|member|owner|billing admin|read-only|read only)s?\b")
 _RENAME_RE = re.compile(
-    r"\b(?:rename|call)\w* (?:it|this|that|the agent|[\w\-]+)? ?(?:to|as) "
+    r"\b(?:rename\w* (?:[\w\-]+ ){0,3}?|call\w* (?:it|this|that|the agent|[\w\-]+)? ?)(?:to|as) "
     r"[\"']?([a-z0-9][\w\-]{1,60})"
 )
 _TASK_RE = re.compile(

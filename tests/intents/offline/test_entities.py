@@ -95,3 +95,16 @@ def test_a_journey_one_request_yields_its_entities() -> None:
 def test_entity_values_stay_short() -> None:
     message = "create an agent that " + "checks every single thing in the world " * 20
     assert all(len(v) <= 80 for v in extract_entities(message).values())
+
+
+@pytest.mark.parametrize(
+    ("message", "new_name"),
+    [
+        ("rename the first one to morning-pulse", "morning-pulse"),
+        ("rename notion-reporter to project-digest", "project-digest"),
+        ("call it as kpi-bot", "kpi-bot"),
+        ("call me at 5 to discuss", None),
+    ],
+)
+def test_a_rename_names_the_new_name(message: str, new_name: str | None) -> None:
+    assert extract_entities(message).get("new_name") == new_name
