@@ -52,7 +52,7 @@ _CHANNEL_RE = re.compile(r"(?<![\w#])#[^\W_][\w-]*")  # "#équipe-ventes-lyon" a
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
-    r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne es|\bnenn es|\bchamado|"
+    r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne? (?:es|ihn|sie)|\bchamado|"
     r"\bchama-o)\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
     re.IGNORECASE,
 )
