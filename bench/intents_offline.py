@@ -128,6 +128,7 @@ def run() -> None:
         "dev_phrasing.jsonl",
         "dev_hard.jsonl",
         "dev_mixed.jsonl",
+        "dev_r6.jsonl",
     ):
         rows = [
             json.loads(line)

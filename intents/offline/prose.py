@@ -80,7 +80,8 @@ _LIST_ASKS = (
         r"history|status)\b", re.I)),
     (ActionType.EXECUTE_TASK, re.compile(r"\b(?:run|start|trigger|kick off|execute)\b", re.I)),
 )  # fmt: skip
-_OR_RE = re.compile(r",?\s+(?:or|o|ou|oder)\s+", re.I)
+# Not Spanish "o": in Portuguese it is the article ("Quer que eu rode o relatório?").
+_OR_RE = re.compile(r",?\s+(?:or|ou|oder)\s+", re.I)
 # What leads up to the first side of an either/or question: "Got it. Should I …", "… be".
 _ASKING_LEAD_RE = re.compile(
     r"^.*?\b(?:should|shall|would|do|does|is|are|can|could|want|soll|sollen|quieres|prefieres|"

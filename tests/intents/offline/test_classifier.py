@@ -129,6 +129,7 @@ def _canonical(message: str) -> str:
         "dev_phrasing.jsonl",
         "dev_hard.jsonl",
         "dev_mixed.jsonl",
+        "dev_r6.jsonl",
     ],
 )
 def test_training_and_evaluation_sets_are_disjoint(name: str) -> None:

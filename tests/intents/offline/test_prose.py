@@ -335,3 +335,8 @@ def test_redo_it_after_a_run_runs_it_again_in_other_languages(reply: str) -> Non
     text = "financial-analyzer finished: revenue is up 4%. The report is in your Drive."
     action, entities = classify(reply, said(text, "run the finance bot"))
     assert (action, entities.get("agent")) == ("execute_task", "financial-analyzer")
+
+
+def test_a_portuguese_article_is_not_an_either_or() -> None:
+    text = "O financial-analyzer falhou ontem. Quer que eu rode o financial-analyzer de novo agora?"
+    assert classify("sim", said(text, "o financeiro"))[0] == "execute_task"
