@@ -24,7 +24,7 @@ def announce_llm_tier() -> None:
         from intents.llm.client import llm_status, warm_up
         from intents.offline.model import engine
 
-        engine()  # trains the offline model (about a second) before the first chat turn needs it
+        engine()  # trains the offline model (a few seconds) before the first chat turn needs it
         enabled, why = llm_status()
         if enabled:
             logger.info("intent classification: LLM tier on (%s), offline fallback", why)

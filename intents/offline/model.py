@@ -259,10 +259,3 @@ def engine() -> Engine:
             if _engine is None:
                 _engine = build_engine(load_training())
     return _engine
-
-
-def reset_engine() -> None:
-    """Forget the trained engine (tests and experiments that change the training rows)."""
-    global _engine
-    with _engine_lock:
-        _engine = None
