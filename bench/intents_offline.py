@@ -55,6 +55,7 @@ def run() -> None:
     if str(repo) not in sys.path:
         sys.path.insert(0, str(repo))
     from bench.common import percentile, print_table
+    from intents.evaluation import DATASETS
     from intents.offline.classifier import classify_offline
     from intents.types import AgentRef
 
@@ -120,16 +121,7 @@ def run() -> None:
         ],
     )
     unseen_rows = []
-    for name in (
-        "eval.jsonl",
-        "eval_blind.jsonl",
-        "eval_blind2.jsonl",
-        "dev_followups.jsonl",
-        "dev_phrasing.jsonl",
-        "dev_hard.jsonl",
-        "dev_mixed.jsonl",
-        "dev_r6.jsonl",
-    ):
+    for name in DATASETS:
         rows = [
             json.loads(line)
             for line in (repo / "intents" / "data" / name).read_text(encoding="utf-8").splitlines()

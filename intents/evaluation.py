@@ -13,6 +13,19 @@ from intents.services import classify_message
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
 
 DEFAULT_DATASET = Path(__file__).resolve().parent / "data" / "eval.jsonl"
+# Every evaluation set in intents/data: the own set, the two frozen blind sets (never tuned on)
+# and the dev sets written blind and tuned on. `make bench` scores them all; a test keeps the
+# training rows out of every one.
+DATASETS = (
+    "eval.jsonl",
+    "eval_blind.jsonl",
+    "eval_blind2.jsonl",
+    "dev_followups.jsonl",
+    "dev_phrasing.jsonl",
+    "dev_hard.jsonl",
+    "dev_mixed.jsonl",
+    "dev_r6.jsonl",
+)
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (
     AgentRef("notion-reporter", "Weekly Notion project summaries"),

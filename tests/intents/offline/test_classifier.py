@@ -14,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from intents.evaluation import DATASETS
 from intents.offline.classifier import classify_offline
 from intents.offline.model import engine, train, train_averaged
 from intents.offline.text import parse
@@ -119,19 +120,7 @@ def _canonical(message: str) -> str:
     return re.sub(r"\s+", " ", message.casefold()).strip(" .!?")
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "eval.jsonl",
-        "eval_blind.jsonl",
-        "eval_blind2.jsonl",
-        "dev_followups.jsonl",
-        "dev_phrasing.jsonl",
-        "dev_hard.jsonl",
-        "dev_mixed.jsonl",
-        "dev_r6.jsonl",
-    ],
-)
+@pytest.mark.parametrize("name", DATASETS)
 def test_training_and_evaluation_sets_are_disjoint(name: str) -> None:
     # "yes", "no thanks" and "2" recur anywhere (their histories differ); a sentence must not.
     training = {_canonical(row["message"]) for row in TRAINING}
