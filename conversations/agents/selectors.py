@@ -88,6 +88,12 @@ def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
     return Agent.objects.for_tenant(tenant).filter(name=slug).first()
 
 
+def agents_named(*, tenant: Tenant, names: Sequence[str]) -> list[Agent]:
+    """The tenant's agents of those names, in one query and in the order given."""
+    found = {a.name: a for a in Agent.objects.for_tenant(tenant).filter(name__in=names)}
+    return [found[name] for name in names if name in found]
+
+
 def agents_first(*, tenant: Tenant, limit: int) -> list[Agent]:
     """The tenant's first agents by name, for a numbered list."""
     return list(Agent.objects.for_tenant(tenant).order_by("name")[:limit])

@@ -196,13 +196,12 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     if not text.strip().endswith("?"):
         return None
     if state.listed_agents and re.search(r"\b(?:which|what|cu[aá]l|quel|welche)\b", text, re.I):
-        listed = [agents.agent_find(tenant=turn.tenant, reference=n) for n in state.listed_agents]
+        listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
         stems = {w[:5] for w in re.findall(r"\w{4,}", text.lower())} - _GENERIC_STEMS
         hits = [
             a
             for a in listed
-            if a is not None
-            and stems & {w[:5] for w in re.findall(r"\w{4,}", f"{a.name} {a.description}".lower())}
+            if stems & {w[:5] for w in re.findall(r"\w{4,}", f"{a.name} {a.description}".lower())}
         ]
         if len(hits) == 1:
             return _details(state, hits[0], text)

@@ -84,7 +84,7 @@ _ASKS_FOR_IT_RE = re.compile(
     r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
     re.IGNORECASE,
 )
-_SAME_AGAIN_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again)\b", re.IGNORECASE)
+_ALSO_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again)\b", re.IGNORECASE)
 _SWITCH_AWAY = frozenset(
     {
         ActionType.EXECUTE_TASK,
@@ -211,7 +211,7 @@ def _same_for_listed(turn: Turn, state: AssistantState, follow: FollowUp) -> Out
     if not (state.listed_agents and state.last_agent_run):
         return None
     pick = follow.pick(len(state.listed_agents))
-    if pick is None or not _SAME_AGAIN_RE.search(turn.message):
+    if pick is None or not _ALSO_RE.search(turn.message):
         return None
     name = state.listed_agents[pick]
     return agents.execute(turn, state, {"agent": name}, turn.message)
@@ -247,9 +247,10 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     alone = _read_alone(turn)
     # A how/what question of its own ("btw how do I get an API token?") is no wizard answer,
     # even when the classifier is unsure which other thing it asks about.
-    floor = (
-        (0.3 if _HOW_WHAT_RE.search(turn.message) else 0.5) if is_question(turn.message) else 0.7
-    )
+    if not is_question(turn.message):
+        floor = 0.7
+    else:
+        floor = 0.3 if _HOW_WHAT_RE.search(turn.message) else 0.5
     if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
         return None
     wizard = state.wizard

@@ -14,6 +14,7 @@ import zoneinfo
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from conversations.agents.selectors import agent_name
 from intents.offline.entities import extract_entities
 from intents.offline.schedule import find_schedule, find_time
 from intents.offline.text import normalize
@@ -358,19 +359,20 @@ def _tool_of(destination: str) -> str:
 
 
 def name_in(text: str) -> str | None:
+    """The agent name a request gives, as a slug ("«Relances Échues»" -> relances-echues)."""
+    written = name_as_written(text)
+    return (agent_name(written) or None) if written else None
+
+
+def name_as_written(text: str) -> str | None:
+    """The name as the user wrote it: quoted («Relances Échues»), or after "called"/"chamado",
+    running on while words are capitalized ("chamado Pedidos Atrasados que …")."""
     quoted = _QUOTED_NAME_RE.search(text)
     if quoted:
-        slug = re.sub(r"[^a-z0-9]+", "-", normalize(quoted.group(1))).strip("-")
-        if slug:
-            return slug[:60]
+        return quoted.group(1).strip()
     match = _NAME_RE.search(text)
     if not match:
         return None
-    return re.sub(r"[^a-z0-9]+", "-", normalize(_whole_name(text, match))).strip("-") or None
-
-
-def _whole_name(text: str, match: re.Match[str]) -> str:
-    """The name as written: "chamado Pedidos Atrasados que …" runs on while capitalized."""
     name = match.group(1)
     if name[:1].isupper():
         more = re.match(r"(?:\s+[A-ZÀ-Þ][\w-]*){1,3}", text[match.end() :])
@@ -445,12 +447,10 @@ def read_slots(
         slots["source"] = source
     if destination:
         slots["destination"] = destination
-    name = name_in(body)
+    written = name_as_written(body)
+    name = agent_name(written) if written else ""
     if name:
         slots["name"] = name
-        quoted = _QUOTED_NAME_RE.search(body)
-        plain = _NAME_RE.search(body)
-        written = quoted.group(1).strip() if quoted else _whole_name(body, plain) if plain else ""
         if written and written.lower() != name:
             slots["title"] = written  # «Relances Échues», "Pedidos Atrasados", as written
     scope = scope_in(body)
@@ -492,9 +492,6 @@ def read_slots(
 
 
 _PART_OF_DAY = {"morning": "09:00", "afternoon": "14:00", "evening": "18:00", "night": "22:00"}
-
-
-_DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def _merge_when(before: str, when: str | None, text: str) -> str | None:

@@ -106,9 +106,14 @@ def detail_lines(gathered: Mapping[str, str]) -> list[str]:
         values["schedule"] = schedule.words()
         if gathered.get("defaulted"):
             values["schedule"] += f" (you didn't say {gathered['defaulted']}, so I picked it)"
-    if values.get("name") and values.get("title"):
-        values["name"] += f" (\u201c{values['title']}\u201d)"
+    if values.get("name"):
+        values["name"] += _as_written(gathered)
     return [f"- {label}: {values[key]}" for key, label in LABELS.items() if values.get(key)]
+
+
+def _as_written(gathered: Mapping[str, str]) -> str:
+    """The name as the user wrote it, after its slug: ' (“Relances Échues”)', or ''."""
+    return f" (\u201c{gathered['title']}\u201d)" if gathered.get("title") else ""
 
 
 def _missing(gathered: Mapping[str, str]) -> list[str]:
@@ -412,9 +417,8 @@ def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outc
         config=config,
     )
     shown = {**gathered, "name": name}
-    called = f" (\u201c{gathered['title']}\u201d)" if gathered.get("title") else ""
     content = (
-        f"Done! I've created {name}{called}, an agent that {describe(gathered)}.\n"
+        f"Done! I've created {name}{_as_written(gathered)}, an agent that {describe(gathered)}.\n"
         + "\n".join(detail_lines(shown))
         + '\n\nSay "run it" to start it now, or "actually cancel that" to undo.'
     )

@@ -29,20 +29,24 @@ _EMAIL_RE = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+")
 # A dot inside a word ("lena@brightlane.co", "2024.xlsx") does not end a sentence.
 _SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=[\w/]))+[.!?]*")
 _QUESTION_END_RE = re.compile(r"\?\s*$")
-# A proposal waits for a yes: "Shall I?", "Want me to set it up?", "¿Quieres que…?".
+# How a proposal opens ("Want me to …?", "¿Quieres que…?"); what follows is the action.
+_PROPOSAL_LEADS = (
+    r"shall i|should i|want me to|would you like me to|do you want me to|like me to|"
+    r"quieres que|deseas que|soll ich|quer que"
+)
 _OFFER_RE = re.compile(
-    r"\b(?:shall i|should i|want me to|would you like me to|do you want me to|like me to|"
+    rf"\b(?:{_PROPOSAL_LEADS}|"
     r"would that help|would it help|want (?:to|that)|would you like to|do you want to|"
     r"ready (?:to|for me to)|ok(?:ay)? to|sound(?:s)? good|go ahead|create it|set it up|"
-    r"quieres que|te parece|deseas que|voulez-vous|veux-tu|tu veux|souhaitez-vous|"
-    r"soll ich|moechtest du|mochtest du|willst du|quer que|posso)\b",
+    r"te parece|voulez-vous|veux-tu|tu veux|souhaitez-vous|"
+    r"moechtest du|mochtest du|willst du|posso)\b",
     re.IGNORECASE,
 )
-# What comes after "want me to …" is the action proposed: "invite lena@…", "retry", "add it to…".
+# A proposal waits for a yes; what comes after its lead is the action proposed: "invite
+# lena@…", "retry", "add it to…".
 _PROPOSED_RE = re.compile(
-    r"\b(?:shall i|should i|want me to|would you like me to|do you want me to|like me to|"
-    r"can i|may i|quieres que|deseas que|voulez-vous que je|veux-tu que je|tu veux que je|"
-    r"soll ich|quer que eu|quer que)\s+(.+)$",
+    rf"\b(?:{_PROPOSAL_LEADS}|can i|may i|voulez-vous que je|veux-tu que je|tu veux que je|"
+    r"quer que eu)\s+(.+)$",
     re.IGNORECASE,
 )
 # "start building it", "start the Slack setup": what starts is in the rest, for the model.
