@@ -25,6 +25,7 @@ DATASETS = (
     "dev_hard.jsonl",
     "dev_mixed.jsonl",
     "dev_r6.jsonl",
+    "dev_r7.jsonl",
 )
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (
