@@ -236,6 +236,8 @@ def _follow_up(
     concepts = concepts_of(parsed)
     n_units = len(parsed.units)
     has_agent = any(u.canon == AGENT_WORD for u in parsed.units)
+    # "does it also catch tickets with no due date?": a question without a question word.
+    yes_no = bool(_YES_NO_QUESTION_RE.match(parsed.norm))
 
     if ctx.wizard is not None:
         if is_cancel(parsed) and not concepts & _PLATFORM_CUES:
@@ -268,7 +270,7 @@ def _follow_up(
             # "make it weekly instead" while an offer is pending reshapes the offer itself.
             logits[_INDEX[offer]] += 2.5
 
-    if ctx.options and _NONE_OF_THEM_RE.match(parsed.norm):
+    if (ctx.options or ctx.alternatives) and _NONE_OF_THEM_RE.match(parsed.norm):
         rest = _NONE_OF_THEM_RE.sub("", parsed.norm).strip(" ,.;!-")
         if not rest:
             return _Decision(ActionType.UNKNOWN, 0.8, "none of the options offered")
@@ -300,6 +302,11 @@ def _follow_up(
         side = ctx.alternatives[picked] if picked is not None else side
         if side is not None:
             return _Decision(side[0], 0.8, f"takes one side of the question ({side[1]})")
+        shared = {action for action, _ in ctx.alternatives}
+        if len(shared) == 1 and n_units <= 3 and not is_denial(parsed) and not is_cancel(parsed):
+            # "both", "all of them", "whichever": both sides are the same action.
+            action = shared.pop()
+            return _Decision(action, 0.75, f"answers a question between two ways to {action}")
 
     if ctx.listed_agents:
         picked = selection(parsed, len(ctx.listed_agents))
@@ -367,10 +374,10 @@ def _follow_up(
         ):
             # "and the other one?", "what about the notion one?": the same again, elsewhere.
             return _Decision(ctx.prev_intent, 0.75, f"the same ({ctx.prev_intent}) for another")
-        questions = concepts & _QUESTION_WORDS
+        questions = concepts & _QUESTION_WORDS or yes_no
         if (
             ("PRON_IT" in concepts or "it" in parsed.tokens)
-            and concepts & _ASKS_ABOUT
+            and (concepts & _ASKS_ABOUT or yes_no)
             and not concepts & CHANGE_CUES
             and (questions or not concepts & RUN_CUES)
             and not has_agent
@@ -390,8 +397,30 @@ def _follow_up(
             )
 
     if (
-        "?" in parsed.norm
-        and concepts & (_QUESTION_WORDS | {"Q_PAST"})
+        ctx.wizard is None
+        and ctx.prev_intent is not None
+        and "?" in parsed.norm
+        and _MORE_OF_THE_SAME_RE.match(parsed.norm)
+        and n_units <= 6
+        and not any(c.startswith("V_") for c in concepts)
+    ):
+        # "and the enterprise one?" right after the Team plan's price: the same question.
+        return _Decision(ActionType.QUERY_INFO, 0.7, "asks the same about another")
+
+    if (
+        _UNDO_RE.search(parsed.norm)
+        and n_units <= 6
+        and ctx.prev_intent in (ActionType.UPDATE_AGENT, ActionType.CREATE_AGENT)
+    ):
+        # "actually undo that" right after a change or a creation changes that agent back.
+        return _Decision(ActionType.UPDATE_AGENT, 0.75, "undoes what was just done to an agent")
+
+    if _EXAMPLES_RE.match(parsed.norm):
+        return _Decision(ActionType.QUERY_INFO, 0.75, "asks for examples of what was just said")
+
+    if (
+        ("?" in parsed.norm or _QUESTION_WORDS.intersection(parsed.units[0].concepts))
+        and (concepts & (_QUESTION_WORDS | {"Q_PAST"}) or yes_no)
         and not concepts & ({"OOS", "GREET", "THANKS"} | CHANGE_CUES | RUN_CUES)
         and n_units <= 8
         and (ctx.last_agent or ctx.prev_intent in (ActionType.QUERY_INFO, ActionType.EXECUTE_TASK))
@@ -433,6 +462,20 @@ _NONE_OF_THEM_RE = re.compile(
 _MORE_OF_THE_SAME_RE = re.compile(
     r"^(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
     r"y que hay de|et pour|und was ist mit)\b|\b(?:too|as well|also)\s*\??$"
+)
+_UNDO_RE = re.compile(
+    r"\b(?:undo|revert|roll (?:it |that )?back|put it back|change it back|set it back|"
+    r"deshaz|deshacer|revierte|annule[rz]?|retabli[sr]|ruckgangig|rueckgaengig|desfaz|desfazer|"
+    r"reverte)\b"
+)
+_YES_NO_QUESTION_RE = re.compile(
+    r"^(?:and |but |so |ok |okay )?(?:does|did|is|was|will|has|have|are|were)\s+"
+    r"(?:it|that|this|they|those|these|the \w+)\b[^?]*\?\s*$"
+)
+_EXAMPLES_RE = re.compile(
+    r"^(?:like what|such as|for (?:example|instance)|what else|e\.?g|examples?|"
+    r"what kind of (?:things|stuff)|como que|como cuales|por ejemplo|par exemple|comme quoi|"
+    r"zum beispiel|wie zum beispiel|was denn|por exemplo|tipo o que)\b[\s?.!]*$"
 )
 _AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
 _NOT_A_RUN = frozenset({"V_ADD", "V_CONFIGURE", "Q_PAST", "Q_UNSURE"})

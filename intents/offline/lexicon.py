@@ -574,7 +574,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
     (
         "chitchat",
         "OOS",
-        "weather|que tiempo hace|quel temps|que tempo faz|forecast|rain|raining|sunny|snow|"
+        "weather|que tiempo hace|quel temps|que tempo faz|weather forecast|rain|raining|sunny|snow|"
         "temperature|joke|jokes|"
         "funny|riddle|recipe|recipes|cook|cooking|bake|movie|movies|film|films|song|songs|"
         "music|lyrics|sport|sports|football|soccer|basketball|nba|nfl|score|scores|match|"

@@ -73,12 +73,12 @@ _VERB_RULES = (
         r"pull|send (?:the|a|this) (?:report|summary|digest) now)\b", re.I)),
     (ActionType.UPDATE_AGENT, re.compile(
         r"^(?:change|edit|update|modify|pause|resume|turn (?:back )?(?:on|off)|rename|delete|"
-        r"remove|move|switch|add|disable|enable|stop)\b", re.I)),
+        r"remove|move|switch|add|attach|disable|enable|stop)\b", re.I)),
 )  # fmt: skip
 _LIST_ASKS = (
     (ActionType.UPDATE_AGENT, re.compile(
         r"\b(?:edit|change|update|modify|turn (?:back )?(?:on|off)|pause|resume|rename|delete|"
-        r"remove|reschedule|adjust|tweak)\b", re.I)),
+        r"remove|reschedule|adjust|tweak|start using|use (?:it|this|that))\b", re.I)),
     (ActionType.QUERY_INFO, re.compile(
         r"\b(?:details?|more about|know more|see|look at|tell you|info|information|explain|"
         r"history|status)\b", re.I)),
@@ -207,18 +207,31 @@ def _inline_items(text: str) -> list[tuple[str, str]]:
     return items
 
 
+# How sure the model must be that a verbless side of an either/or is an action of its own.
+_SURE = 0.5
+# A side that names a thing of its own ("or a separate agent that …") is judged on its own.
+_THING_RE = re.compile(r"\b(?:agent|skill|bot|monitor|automation|workspace|account)s?\b", re.I)
+
+
 def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], ...]:
     """The two sides of an either/or question, each with the action it would be."""
     sides = _OR_RE.split(question.rstrip(" ?"))
     if len(sides) != 2:
         return ()
     sides[0] = _ASKING_LEAD_RE.sub("", sides[0])
-    out = []
+    out: list[tuple[ActionType, str]] = []
     for side in sides:
         side = side.strip(" ,;:-\u2014")
         if len(side.split()) < 2:
             return ()  # "daily or weekly?" is a setting, not two courses of action
-        out.append((_by_verb(side, _VERB_RULES) or judge(side)[0], side))
+        action = _by_verb(side, _VERB_RULES)
+        if action is None:
+            action, confidence = judge(side)
+            names_a_thing = _THING_RE.search(side)
+            if out and (action == ActionType.UNKNOWN or (confidence < _SURE and not names_a_thing)):
+                # "posted in Slack, or just shown here?": the second side shares the verb.
+                action = out[0][0]
+        out.append((action, side))
     return tuple(out)
 
 
