@@ -349,21 +349,31 @@ def _follow_up(
         asks = bool(concepts & _QUESTION_WORDS) and "?" in parsed.norm
         # Without a verb, a phrase ("revenue by region and the top 5 deals") is an answer.
         acts = any(c.startswith("V_") for c in concepts)
+        # "watch the 'Q3 Launch' project for …" tells an agent wizard what to watch.
+        watches = ctx.wizard == ActionType.CREATE_AGENT and "V_WATCH" in concepts and not asks
         switching = (
             not naming
+            and not watches
             and (asks or acts)
             and LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
             and probs[top] >= (0.5 if asks else 0.85)
             and not answered
             and n_units >= 2
         )
+        opens_with_question = bool(_QUESTION_WORDS.intersection(parsed.units[0].concepts)) or (
+            _ASIDE_RE.match(parsed.norm) is not None
+        )
+        if asks and opens_with_question and not answered and not naming and n_units >= 3:
+            # "btw how do I get an API token?", "what time zone do you use by default?": a
+            # question of its own, asked on the way.
+            return _Decision(ActionType.QUERY_INFO, 0.7, "asks how something works mid-wizard")
         if not switching:
             confidence = 0.9 if answered else 0.78
             return _Decision(ctx.wizard, confidence, f"answers the open {ctx.wizard} wizard")
 
     if ctx.wizard is None and (ctx.last_agent or ctx.last_run):
         if (
-            _MORE_OF_THE_SAME_RE.match(parsed.norm)
+            (_MORE_OF_THE_SAME_RE.match(parsed.norm) or _NOW_THE_OTHER_RE.match(parsed.norm))
             and n_units <= 8
             and ctx.prev_intent
             in (
@@ -375,8 +385,12 @@ def _follow_up(
             # "and the other one?", "what about the notion one?": the same again, elsewhere.
             return _Decision(ctx.prev_intent, 0.75, f"the same ({ctx.prev_intent}) for another")
         questions = concepts & _QUESTION_WORDS or yes_no
+        # Spanish and Portuguese drop the pronoun: "¿y a qué hora se ejecuta?"
+        about_it = ("PRON_IT" in concepts or "it" in parsed.tokens or "?" in parsed.norm) and not (
+            concepts & _SMALL_TALK
+        )
         if (
-            ("PRON_IT" in concepts or "it" in parsed.tokens)
+            about_it
             and (concepts & _ASKS_ABOUT or yes_no)
             and not concepts & CHANGE_CUES
             and (questions or not concepts & RUN_CUES)
@@ -468,6 +482,7 @@ _UNDO_RE = re.compile(
     r"deshaz|deshacer|revierte|annule[rz]?|retabli[sr]|ruckgangig|rueckgaengig|desfaz|desfazer|"
     r"reverte)\b"
 )
+_ASIDE_RE = re.compile(r"^(?:btw|by the way|quick question|question|hmm|oh|wait|also)\b")
 _YES_NO_QUESTION_RE = re.compile(
     r"^(?:and |but |so |ok |okay )?(?:does|did|is|was|will|has|have|are|were)\s+"
     r"(?:it|that|this|they|those|these|the \w+)\b[^?]*\?\s*$"
@@ -477,10 +492,13 @@ _EXAMPLES_RE = re.compile(
     r"what kind of (?:things|stuff)|como que|como cuales|por ejemplo|par exemple|comme quoi|"
     r"zum beispiel|wie zum beispiel|was denn|por exemplo|tipo o que)\b[\s?.!]*$"
 )
+# "now the third one please" right after a run from the list: the same for that one.
+_NOW_THE_OTHER_RE = re.compile(r"^(?:now|next|then)\s+(?:the|that)\s+(?:\w+\s+)?one\b")
 _AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
 _NOT_A_RUN = frozenset({"V_ADD", "V_CONFIGURE", "Q_PAST", "Q_UNSURE"})
 _SETTING_KEYS = frozenset({"schedule", "frequency", "destination", "time", "new_name"})
-_QUESTION_WORDS = frozenset({"Q_WHAT", "Q_HOW", "Q_WHEN", "Q_WHY", "Q_HOWMANY"})
+_SMALL_TALK = frozenset({"OOS", "GREET", "THANKS"})
+_QUESTION_WORDS = frozenset({"Q_WHAT", "Q_HOW", "Q_WHEN", "Q_WHY", "Q_HOWMANY", "Q_WHERE"})
 _ASKS_ABOUT = _QUESTION_WORDS | {"N_DETAIL", "N_STATUS"}
 _PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", "N_TENANT"})
 # Words that name what an option does; sharing one with a label counts double.

@@ -274,6 +274,7 @@ INFO_CUES = frozenset(
         "Q_HOW",
         "Q_WHY",
         "Q_HOWMANY",
+        "Q_WHERE",
     }
 )
 ANSWER_KEYS = frozenset({"schedule", "frequency", "source", "destination", "time"})

@@ -207,6 +207,8 @@ def _inline_items(text: str) -> list[tuple[str, str]]:
     return items
 
 
+# "… pause jira-overdue-monitor, notion-reporter, or both?": a side of its own.
+_BOTH = frozenset({"both", "all", "ambos", "ambas", "les deux", "beide", "todos"})
 # How sure the model must be that a verbless side of an either/or is an action of its own.
 _SURE = 0.5
 # A side that names a thing of its own ("or a separate agent that …") is judged on its own.
@@ -222,7 +224,7 @@ def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], 
     out: list[tuple[ActionType, str]] = []
     for side in sides:
         side = side.strip(" ,;:-\u2014")
-        if len(side.split()) < 2:
+        if len(side.split()) < 2 and not (out and side.lower() in _BOTH):
             return ()  # "daily or weekly?" is a setting, not two courses of action
         action = _by_verb(side, _VERB_RULES)
         if action is None:

@@ -132,7 +132,8 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\b(?:every weekday|weekdays|each weekday|workdays|every workday|"
             r"business days|monday (?:to|through|thru|-) friday|mon-fri|"
             r"lunes a viernes|du lundi au vendredi|montag bis freitag|"
-            r"dias uteis|dias habiles|werktags|jours ouvres)\b",
+            r"dias uteis|dias habiles|dias laborables|dias laborales|werktags|werktag|werktagen|"
+            r"jours ouvres|jour ouvre|jours ouvrables|jour ouvrable|dia util)\b",
         ),
         (
             "biweekly",
@@ -183,6 +184,10 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 _DAY_RE = re.compile(rf"\b({_DAY_ALT})s?\b")
+# "on friday, not monday": a day taken back.
+_NOT_THAT_DAY_RE = re.compile(
+    r"\b(?:not|no|instead of|rather than|nicht|pas|nao|ni)\s+(?:on\s+|el\s+|le\s+|am\s+)?$"
+)
 _TIME_RE = re.compile(
     r"(?:\b(at|around|by|before|after|a las|a la|um|as|vers|a|ab)\s+)?"
     r"\b(\d{1,2})(?:[:h.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])"
@@ -266,6 +271,10 @@ _FREQ_GATES: dict[str, tuple[str, ...]] = {
         "habiles",
         "werktag",
         "ouvre",
+        "laborab",
+        "ouvrab",
+        "laboral",
+        "util",
     ),
     "biweekly": ("week", "fortnight", "semana", "semaine", "wochen", "quin"),
     "daily": (
@@ -366,9 +375,12 @@ def find_schedule(norm: str) -> tuple[str, str] | None:
         return None
     parts = [frequency]
     if frequency in {"weekly", "biweekly"}:
-        day = _DAY_RE.search(norm)
-        if day:
-            parts.append(_WEEKDAYS[day.group(1)])
+        # "tuesdays and thursdays": every day named, in the order said.
+        parts += dict.fromkeys(
+            _WEEKDAYS[day.group(1)]
+            for day in _DAY_RE.finditer(norm)
+            if not _NOT_THAT_DAY_RE.search(norm, max(0, day.start() - 16), day.start())
+        )
     if frequency in {"daily", "weekly", "biweekly", "weekdays", "monthly"}:
         clock = find_time(norm)
         if clock:

@@ -340,3 +340,57 @@ def test_redo_it_after_a_run_runs_it_again_in_other_languages(reply: str) -> Non
 def test_a_portuguese_article_is_not_an_either_or() -> None:
     text = "O financial-analyzer falhou ontem. Quer que eu rode o financial-analyzer de novo agora?"
     assert classify("sim", said(text, "o financeiro"))[0] == "execute_task"
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "action"),
+    [
+        # The second side has no verb of its own: it shares the first side's.
+        ("Do you want the sprint summary posted in Slack, or just shown here in the chat?",
+         "just here", "execute_task"),
+        ("Should I run it for all three regions or just EMEA, like last time?", "all",
+         "execute_task"),
+        ("Do you want me to pause jira-overdue-monitor, notion-reporter, or both?", "both",
+         "update_agent"),
+        # "neither, …": the rest of the message is the request.
+        ("Shall I add it to financial-analyzer's sources, or create a separate agent?",
+         "neither, just analyze it once for me today", "execute_task"),
+        # A side that names a thing of its own is judged on its own.
+        ("Should that be part of the Jira monitor, or a separate agent that checks GitHub?",
+         "separate, keep them apart", "create_agent"),
+    ],
+)  # fmt: skip
+def test_either_or_sides_and_answers_that_take_neither_or_both(
+    text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text))[0] == action
+
+
+@pytest.mark.parametrize(
+    ("text", "user", "reply", "action"),
+    [
+        ("jira-overdue-monitor checks the OPS project every day at 08:30 and posts a list to "
+         "#ops-alerts.", "what does the jira one do?",
+         "does it also catch tickets with no due date?", "query_info"),
+        ("Hi! I can create agents, run them, or answer questions. What would you like to do?",
+         "hello", "like what?", "query_info"),
+        ("The Team plan is $99 per month and includes 10 agents and 5 seats.",
+         "what does the Team plan cost?", "and the enterprise one?", "query_info"),
+        ("I've paused jira-overdue-monitor. It won't send any alerts until you resume it.",
+         "pause the jira monitor", "actually undo that", "update_agent"),
+        ("The last three runs of financial-analyzer took 2, 3 and 41 minutes.",
+         "how long does the finance bot take?", "why was the last one so slow", "query_info"),
+    ],
+)  # fmt: skip
+def test_questions_and_undo_right_after_an_answer(
+    text: str, user: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text, user))[0] == action
+
+
+def test_a_proposal_to_attach_something_to_an_agent_is_a_change() -> None:
+    text = (
+        "The 'Invoice Parser' skill is ready. Want me to attach it to financial-analyzer so it "
+        "can read PDF invoices too?"
+    )
+    assert classify("yes", said(text, "build me an invoice parser skill"))[0] == "update_agent"
