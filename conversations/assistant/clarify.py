@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from conversations.agents import selectors as agent_selectors
 from conversations.assistant.agents import resolve_agent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState, PendingRequest
@@ -30,14 +31,17 @@ def _option_label(action: ActionType, agent: Agent | None) -> str:
 
 def clarify(turn: Turn, state: AssistantState) -> Outcome:
     intent = turn.intent
+    # Running or changing an agent is no option in a workspace that has none.
+    has_agents = agent_selectors.agents_first(tenant=turn.tenant, limit=1)
+    ruled_out = {ActionType.UNKNOWN} | (set() if has_agents else set(_AGENT_ACTIONS))
     ranked: list[ActionType] = []
     for candidate in (intent.action_type, intent.alternative_action):
-        if candidate and candidate != ActionType.UNKNOWN and candidate not in ranked:
+        if candidate and candidate not in ruled_out and candidate not in ranked:
             ranked.append(candidate)
     for fallback in (ActionType.CREATE_AGENT, ActionType.EXECUTE_TASK, ActionType.QUERY_INFO):
         if len(ranked) >= 2:
             break
-        if fallback not in ranked:
+        if fallback not in ranked and fallback not in ruled_out:
             ranked.append(fallback)
     ranked.append(ActionType.UNKNOWN)
     agent = resolve_agent(turn, state, dict(intent.entities), turn.message, guess=True)

@@ -31,6 +31,7 @@ class UpdateAgent:
     agent_id: str
     name: str | None = None
     config: Mapping[str, str] = field(default_factory=dict)
+    description: str | None = None  # rewritten when the change alters what it says
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from conversations.assistant.outcome import Reply, Turn
+from conversations.assistant.wizard import tenant_zone
 from conversations.models import Membership
 
 _GREETING_RE = re.compile(
@@ -56,9 +57,9 @@ FAQ = (
     ),
     (
         re.compile(r"\b(?:schedule|schedules|time ?zone|timezone|cron)\b", re.I),
-        "Each agent runs on its own schedule, in its time zone: your tenant's default unless "
-        "you name one (\u201cevery Monday at 9am Berlin time\u201d). Say \u201cchange <agent> to "
-        "run daily at 8am\u201d to move it.",
+        "Each agent runs on its own schedule, in its time zone: your tenant's default ({zone}) "
+        "unless you name one (\u201cevery Monday at 9am Berlin time\u201d). Say \u201cchange "
+        "<agent> to run daily at 8am\u201d to move it.",
     ),
     (
         re.compile(r"\b(?:agent|agents)\b.*\b(?:work|works|run|runs)\b", re.I),
@@ -118,7 +119,7 @@ def greet(turn: Turn) -> Reply:
 def answer_platform_question(turn: Turn, question: str) -> Reply | None:
     for pattern, answer in FAQ:
         if pattern.search(question):
-            return Reply(answer, decision="platform_question")
+            return Reply(answer.format(zone=tenant_zone(turn)), decision="platform_question")
     return None
 
 

@@ -84,7 +84,7 @@ _ASKS_FOR_IT_RE = re.compile(
     r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
     re.IGNORECASE,
 )
-_ALSO_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again)\b", re.IGNORECASE)
+_ALSO_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again|now|next)\b", re.IGNORECASE)
 _SWITCH_AWAY = frozenset(
     {
         ActionType.EXECUTE_TASK,

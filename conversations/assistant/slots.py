@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from conversations.agents.selectors import agent_name
 from intents.offline.entities import extract_entities
+from intents.offline.lexicon import words
 from intents.offline.schedule import find_schedule, find_time
 from intents.offline.text import normalize
 
@@ -46,6 +47,15 @@ ZONES = {
 _ZONE_RE = re.compile(
     r"\b(?:" + "|".join(sorted((re.escape(z) for z in ZONES), key=len, reverse=True)) + r")\b"
 )
+# Abbreviations count only in capitals: "est" and "ist" are words in French and German.
+_ABBREVIATIONS = {
+    "CET": "Europe/Berlin", "CEST": "Europe/Berlin", "BST": "Europe/London",
+    "EST": "America/New_York", "EDT": "America/New_York", "CST": "America/Chicago",
+    "CDT": "America/Chicago", "MST": "America/Denver", "MDT": "America/Denver",
+    "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles", "IST": "Asia/Kolkata",
+    "JST": "Asia/Tokyo", "AEST": "Australia/Sydney", "AEDT": "Australia/Sydney",
+}  # fmt: skip
+_ABBREVIATION_RE = re.compile(r"\b(" + "|".join(_ABBREVIATIONS) + r")\b")
 _IANA_RE = re.compile(r"\b([A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)\b")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
@@ -54,7 +64,9 @@ _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne? (?:es|ihn|sie)|\bchamado|"
-    r"\bchama-o)\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
+    r"\bchama-o|\b(?:name|nombre|nom|nome)(?=\s*[:=])|\bthe name (?:is|should be|will be)|"
+    r"\bel nombre (?:es|será|sera|puede ser)|\ble nom (?:est|sera)|\bder name (?:ist|soll)|"
+    r"\bo nome (?:pode ser|é|e|será|sera))\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
     re.IGNORECASE,
 )
 # A name in quotes may have spaces: «Cobros de Facturación», "Deal Watch".
@@ -75,7 +87,8 @@ _REPO_RE = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?!
 _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
     r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
-    r"d'accord|merci|ja|bitte|danke|genau|klar|sim|obrigad[oa])\b[\s,.!]*)+",
+    r"d'accord|merci|ja|bitte|danke|genau|klar|sim|obrigad[oa]|sorry|oops|my bad|perd[oó]n|"
+    r"pardon|d[ée]sol[ée]e?|entschuldigung|desculpa)\b[\s,.!]*)+",
     re.IGNORECASE,
 )
 _QUESTION_RE = re.compile(
@@ -83,28 +96,35 @@ _QUESTION_RE = re.compile(
     r"do|does|is|are)\b.*\?",
     re.IGNORECASE,
 )
+# A phrase runs to the end of its sentence; a dot inside a word ("@bigclient.com") is no end.
+_PHRASE = r"(?:[^.;!?]|\.(?=\w))+"
 # What a request watches or works on, after its verb ("watches our Jira board for X" -> X).
 _WATCH_FOR_RE = re.compile(
     r"\b(?:watch(?:es|ing)?|monitor(?:s|ing)?|check(?:s|ing)?|scan(?:s|ning)?|track(?:s|ing)?|"
     r"look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?)\s+"
-    r"(?:[^,.;!?]{0,60}?)\s+for\s+(?P<what>[^.;!?]+)",
+    r"(?:[^,.;!?]{0,60}?)\s+for\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 _WATCH_RE = re.compile(
     r"\b(?:keep(?:s|ing)? an eye on|watch(?:es|ing)?|monitor(?:s|ing)?|track(?:s|ing)?|"
     r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|pull(?:s|ing)?|"
+    r"grab(?:s|bing)?|fetch(?:es|ing)?|"
     r"surveille|surveiller|vigila|vigilar|monitorea|überwacht|ueberwacht|beobachtet|"
-    r"monitora|sammelt|recoge|recopila|collecte|summari[sz]e[sd]?|summari[sz]ing|"
+    r"monitora|sammelt|recoge|recopila|recopilando|recopilar|compilar|compilando|compiler|"
+    r"compile|rassembler|juntar|juntando|zusammenstellen|collecte|summari[sz]e[sd]?|"
+    r"summari[sz]ing|"
     r"r[ée]cup[èe]re|r[ée]cup[ée]rer|extrae|extraer|busca|buscar|holt|puxa|pega|"
-    r"review(?:s|ing)?|revis[ae]|revisar|v[ée]rifie|v[ée]rifier|verifica|pr[üu]ft|"
-    r"check(?:s|ing)?)\s+(?:(?:à|a) la main|by hand|manually|a mano|von hand)?\s*"
-    r"(?P<what>[^.;!?]+)",
+    r"review(?:s|ing)?|revis[ae]|revisar|v[ée]rifie|v[ée]rifier|verifica|pr[üu]ft|confiro|"
+    r"conferir|confere|verifico|reviso|compruebo|busque|repère|rep[èe]re|repérer|encuentra|"
+    r"encontra|trouve|check(?:s|ing)?)\s+(?:(?:à|a) la main|by hand|manually|a mano|von hand|"
+    r"manualmente|à mão|a mão|manuellement)?\s*"
+    r"(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 _SUMMARY_OF_RE = re.compile(
     r"\b(?:summary|summaries|digest|report|roundup|recap|overview|list|résumé|resume|resumen|"
     r"informe|rapport|Zusammenfassung|Bericht|resumo|relatório|relatorio)\s+"
-    r"(?:\w+\s+)?(?:of|de|des|du|der|von|do|da|sobre|über)\s+(?P<what>[^.;!?]+)",
+    r"(?:\w+\s+)?(?:of|de|des|du|der|von|do|da|sobre|über)\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 # German puts the verb last: "… überfällige Rechnungen aus Xero zusammenfasst".
@@ -113,12 +133,27 @@ _DE_WATCH_RE = re.compile(
     r"(?:zusammenfasst|zusammenfassen|pr[üu]ft|[üu]berwacht|sammelt|meldet|sucht|auflistet|"
     r"abruft|holt)\b"
 )
+# "…, der in Shopify Produkte mit weniger als 10 Stück findet": the object before the verb.
+_DE_RELATIVE_RE = re.compile(
+    r"\b(?:der|die|das)\s+(?:in|aus|bei|von|im)\s+\S+\s+(?P<what>[^,.;!?]{3,80}?)\s+"
+    r"(?:findet|sucht|pr[üu]ft|[üu]berwacht|meldet|sammelt|zusammenfasst|auflistet|holt)\b"
+)
+# A described miss ("we keep missing new Zendesk tickets …"): what it should watch.
+_MISSED_RE = re.compile(
+    r"\b(?:keep missing|always miss|(?:we|i) miss|missing|overlook(?:ing)?|[üu]bersehen|"
+    r"verpassen|se nos (?:pasan|escapan)|nos perdemos|on (?:rate|loupe)|deixamos passar)\s+"
+    r"(?:(?:st[äa]ndig|immer|oft|constantly|always|often|toujours|souvent|siempre|sempre)\s+)?"
+    r"(?P<what>" + _PHRASE + ")",
+    re.IGNORECASE,
+)
 # "emails me every new HubSpot lead": what it reacts to.
 _EVERY_NEW_RE = re.compile(
-    r"\b(?:every|each|any|all|whenever an?|when an?)\s+(?P<what>new\s+[^.;!?]+)", re.IGNORECASE
+    r"\b(?:every|each|any|all|whenever an?|when an?|posts?|sends?|emails?|forwards?|shares?)\s+"
+    r"(?P<what>new\s+" + _PHRASE + ")",
+    re.IGNORECASE,
 )
 _AGENT_FOR_RE = re.compile(
-    r"\b(?:agent|bot|automation|agente)\s+(?:for|para|pour|für)\s+(?P<what>[^.;!?]+)",
+    r"\b(?:agent|bot|automation|agente)\s+(?:for|para|pour|für)\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 # A described job ("I spend an hour copying X from A into B"), from its verb on.
@@ -127,7 +162,7 @@ _JOB_RE = re.compile(
     r"analy[sz]e|analy[sz]ing|prepare|preparing|put together|putting together|"
     r"transferring|syncing|entering|typing|copiando|pegando|exportando|pasando|copier|"
     r"recopier|coller|exporter|kopiere|kopieren|übertrage|uebertrage|exportiere|copiar|"
-    r"copio|copie)\b(?P<rest>[^.;!?]+)",
+    r"copio|copie)\b(?P<rest>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 _GERUND = {
@@ -143,12 +178,15 @@ _TAIL_RE = re.compile(
     r" then\b| and \w+ing\b| into #| every\b| each\b| daily\b| weekly\b| monthly\b|"
     r" hourly\b| at \d| on (?:mon|tue|"
     r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
-    r" e (?:me |nos )?(?:manda\w*|envia\w*|posta\w*|public\w*|avisa\w*)|"
+    r" e (?:me |nos )?(?:manda\w*|envia\w*|posta\w*|public\w*|avis\w*)|"
+    r" tod[oa]s? (?:os |as )?(?:dias?|semanas?|segunda|ter[cç]a|quarta|quinta|sexta)| às \d|"
     r" y (?:me |nos |te )?(?:env[ií]\w*|mand\w*|avis\w*|public\w*)| et (?:m'|nous |me )?"
     r"(?:envoie|envoyer|poste|publie|alerte)\w*| und (?:mir |uns )?(?:schick|send|post)\w*|"
     r" cada\b| chaque\b| tous les\b| toutes les\b| jeden\b| jede\b| todos los\b| todas las\b|"
     r" los (?:lunes|martes|miercoles|miércoles|jueves|viernes)| a las \d| à \d| um \d|"
     r" por (?:slack|correo|email)| par (?:e-?mail|slack)| an #| à [\w.+-]+@| a [\w.+-]+@|"
+    r" para (?:publicar|enviar|mandar|postar)\w*| pour (?:les |la |le )?(?:envoyer|publier|"
+    r"poster)\w*|"
     r" that day\b(?=.*\bevery\b))",
     re.IGNORECASE,
 )
@@ -249,7 +287,10 @@ def zone_in(text: str) -> str | None:
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             pass
     match = _ZONE_RE.search(normalize(text))
-    return ZONES[match.group(0)] if match else None
+    if match:
+        return ZONES[match.group(0)]
+    abbreviation = _ABBREVIATION_RE.search(text)
+    return _ABBREVIATIONS[abbreviation.group(1)] if abbreviation else None
 
 
 def _clean(phrase: str) -> str:
@@ -275,14 +316,50 @@ def _job(text: str) -> str | None:
 
 
 def what_it_watches(text: str) -> str | None:
-    """What a request watches or works on, in the user's words ("overdue tickets")."""
-    for pattern in (_WATCH_FOR_RE, _SUMMARY_OF_RE, _WATCH_RE, _EVERY_NEW_RE, _DE_WATCH_RE):
+    """What a request watches or works on, in the user's words ("overdue tickets"); a phrase
+    that only names the tool ("revise Zendesk") counts when no other says more."""
+    only_tool: str | None = None
+    for pattern in (
+        _WATCH_FOR_RE,
+        _SUMMARY_OF_RE,
+        _WATCH_RE,
+        _EVERY_NEW_RE,
+        _DE_WATCH_RE,
+        _DE_RELATIVE_RE,
+        _MISSED_RE,
+    ):
         match = pattern.search(text)
-        if match:
+        while match:
             phrase = _clean(match.group("what"))
             if len(phrase) >= 3 and not _EMAIL_RE.fullmatch(phrase):
-                return phrase
-    return None
+                if not _only_a_tool(phrase):
+                    return phrase
+                only_tool = only_tool or phrase
+            # "revise Zendesk cada día, busque tickets …": the next verb may say what.
+            match = pattern.search(text, match.start() + 1)
+    return only_tool
+
+
+def _only_a_tool(phrase: str) -> bool:
+    """ "o Intercom", "le dépôt GitHub acme/api": where it reads, not what it looks for."""
+    source = extract_entities(phrase).get("source")
+    if not source:
+        return False
+    tool = set(re.split(r"[_,]", source))
+    rest = [
+        w
+        for w in normalize(phrase).split()
+        if w not in tool and w not in _WHERE_WORDS and "/" not in w
+    ]
+    return not rest
+
+
+# Words that only say where a tool keeps things ("le dépôt", "our workspace").
+_WHERE_WORDS = words(
+    "o a os as le la les el los las the our my de du des do da no na em in on dans depot "
+    "repo repository repositorio base instance account workspace data der die das den dem im "
+    "und and"
+)
 
 
 def what_it_does(text: str) -> str | None:
@@ -435,7 +512,9 @@ def read_slots(
     found = extract_entities(body)
     slots: dict[str, str] = {}
     destination = destination_in(body, found.get("destination"))
-    source = found.get("source", "").split(",")[0]
+    # "I meant Linear, not Asana": the tool taken back is not the source.
+    sources = [tool for tool in found.get("source", "").split(",") if tool]
+    source = next((tool for tool in sources if not _taken_back(tool, body)), "")
     dest_tool = _tool_of(destination or "")
     # A tool named as where results go ("in Slack", "por Slack") is not the source; nor does
     # a later mention replace a source already given unless the user says so.
@@ -478,17 +557,28 @@ def read_slots(
     purpose = _AGENT_FOR_RE.search(body)
     if purpose and opening:
         about = _clean(purpose.group("what"))
-        if len(about) >= 3:
+        if len(about) >= 3 and not _only_a_tool(about):  # "an automation for Asana"
             slots["about"] = about
     job = _job(body)
     if job and not have.get("task"):
         slots["task"] = job
-    does = what_it_does(body)
+    does = what_it_does(without_name(body))  # "lager-warnung" names it; it is no alert
     if does and (not have.get("action") or does != "Send the results"):
         slots["action"] = does
     if not opening and not is_question(body):
         _free_text(body, slots, have, asking)
     return slots
+
+
+def _taken_back(tool: str, text: str) -> bool:
+    word = re.escape(tool.split("_")[0])
+    return bool(
+        re.search(
+            rf"\b(?:not|no|instead of|rather than|nicht|pas|n[ãa]o)\s+(?:from\s+|in\s+)?{word}",
+            text,
+            re.IGNORECASE,
+        )
+    )
 
 
 _PART_OF_DAY = {"morning": "09:00", "afternoon": "14:00", "evening": "18:00", "night": "22:00"}

@@ -62,9 +62,10 @@ class Created:
     name: str
     frequency: str = ""
     zone: str = ""
+    gathered: Mapping[str, str] = field(default_factory=dict)  # what it was created from
 
     def to_json(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        return {**dataclasses.asdict(self), "gathered": dict(self.gathered)}
 
 
 @dataclass(frozen=True)
@@ -170,6 +171,7 @@ def _created(value: Any) -> Created | None:
         name=fields.get("name", ""),
         frequency=fields.get("frequency", ""),
         zone=fields.get("zone", ""),
+        gathered=_strings(value.get("gathered")),
     )
 
 

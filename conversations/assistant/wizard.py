@@ -196,6 +196,8 @@ def describe(gathered: Mapping[str, str]) -> str:
     if gathered.get("about") and not gathered.get("task"):
         text = f"{text} for {gathered['about']}" if text else f"works on {gathered['about']}"
     if gathered.get("destination"):
+        if parts and not gathered.get("action") and not gathered.get("task"):
+            text += " and sends the results"
         text += f" to {gathered['destination']}"
     schedule = schedule_of(gathered)
     if schedule is not None:
@@ -230,7 +232,9 @@ def wizard_step(
         ):
             gathered["frequency"] = entities.get("schedule") or entities["frequency"]
             gathered["zone"] = gathered.get("zone") or zone
-    if opening and "frequency" not in gathered and is_one_off(text):
+    # "posts due tomorrow" is what it watches, not when it runs.
+    rest = text.replace(gathered.get("trigger") or "\0", " ")
+    if opening and "frequency" not in gathered and is_one_off(rest):
         gathered["frequency"], gathered["zone"] = "once", gathered.get("zone") or zone
     if (
         "when" in wizard.asking
@@ -427,6 +431,7 @@ def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outc
         name=name,
         frequency=gathered.get("frequency", ""),
         zone=gathered.get("zone", ""),
+        gathered={k: v for k, v in gathered.items() if isinstance(v, str)},
     )
     return Outcome(
         Reply(
@@ -475,17 +480,32 @@ def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | Non
     lines = [f"- {LABELS.get(k, k.title())}: {v}" for k, v in changes.items()]
     if name:
         lines.insert(0, f"- Name: {created.name} → {name}")
+    gathered = {**created.gathered, "frequency": frequency or "", "zone": zone or ""}
+    if changes.get("destination"):
+        gathered["destination"] = changes["destination"]
+    # What it does, said again with the change in it (and stored, so the description agrees).
+    description = describe(gathered) if created.gathered else ""
+    content = f"Updated {shown}:\n" + "\n".join(lines)
+    if description:
+        content += f"\n\nSo {shown} now {description}."
     return Outcome(
         Reply(
-            f"Updated {shown}:\n" + "\n".join(lines),
+            content,
             meta={"agents_referenced": [shown], "changes": changes},
             decision="agent_amended",
         ),
         state.replace(
             last_agent=shown,
-            created=Created(created.agent_id, shown, frequency or "", zone or ""),
+            created=Created(created.agent_id, shown, frequency or "", zone or "", gathered),
         ),
-        (UpdateAgent(agent_id=created.agent_id, name=name, config=changes),),
+        (
+            UpdateAgent(
+                agent_id=created.agent_id,
+                name=name,
+                config=changes,
+                description=description[:500] or None,
+            ),
+        ),
     )
 
 

@@ -69,7 +69,12 @@ def _apply(
         )
     elif isinstance(effect, UpdateAgent):
         agent = agent_selectors.agent_get(tenant=tenant, agent_id=effect.agent_id)
-        agent_services.agent_update(agent=agent, name=effect.name, config=effect.config or None)
+        agent_services.agent_update(
+            agent=agent,
+            name=effect.name,
+            description=effect.description,
+            config=effect.config or None,
+        )
     elif isinstance(effect, SaveSkillSession):
         skill_services.session_save(
             tenant=tenant,

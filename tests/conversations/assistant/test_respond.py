@@ -306,11 +306,15 @@ def test_details_right_after_creating_amend_the_new_agent(world: World, reads_on
         world, created.state, "Berlin time, and call it late-tickets", ActionType.UPDATE_AGENT
     )
     (change,) = amended.effects
+    # The description is written again, so it no longer says the old time zone.
     assert change == UpdateAgent(
         agent_id=made.agent_id,
         name="late-tickets",
         config={"schedule": "Every day at 09:00 (Europe/Berlin)"},
+        description="watches Jira for overdue tickets and sends an alert to Slack #ops every day "
+        "at 09:00 (Europe/Berlin)",
     )
+    assert "late-tickets now watches Jira" in amended.reply.content
 
 
 def test_a_different_request_mid_wizard_is_answered_and_the_wizard_kept(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conversations.assistant.slots import name_in, read_slots, scope_in
+from conversations.assistant.slots import name_in, read_slots, scope_in, zone_in
 
 
 @pytest.mark.parametrize(
@@ -101,3 +101,69 @@ def test_a_new_day_replaces_the_day_and_keeps_the_time() -> None:
         opening=False,
     )
     assert found["frequency"] == "weekly tuesday 08:00"
+
+
+@pytest.mark.parametrize(
+    ("message", "trigger"),
+    [
+        # What the request looks for, not the tool it reads ("revise Zendesk", "o Intercom").
+        ("Crea un agente que revise Zendesk cada día a las 9:00, busque tickets con prioridad "
+         "urgente sin responder y mande un resumen al canal #soporte", "tickets con prioridad "
+         "urgente sin responder"),
+        ("Cria um agente que verifica o Intercom toda segunda-feira às 9h, encontra conversas "
+         "sem resposta há mais de 24 horas e manda um resumo", "conversas sem resposta há mais "
+         "de 24 horas"),
+        ("Erstelle einen Agenten, der in Shopify Produkte mit weniger als 10 Stück Lagerbestand "
+         "findet", "Produkte mit weniger als 10 Stück Lagerbestand"),
+        ("Wir übersehen ständig neue Zendesk-Tickets mit Priorität hoch.",
+         "neue Zendesk-Tickets mit Priorität hoch"),
+        ("checks my Gmail for emails from @bigclient.com marked important",
+         "emails from @bigclient.com marked important"),
+        ("make an agent that posts new GitHub issues into #triage", "new GitHub issues"),
+        # With nothing more said, the tool is what it reads.
+        ("un resumen semanal de Notion por Slack", "Notion"),
+    ],
+)  # fmt: skip
+def test_what_it_watches_is_the_thing_looked_for(message: str, trigger: str) -> None:
+    assert read_slots(message, have={}, asking=(), zone="UTC", opening=True)["trigger"] == trigger
+
+
+def test_a_tool_taken_back_is_not_the_source() -> None:
+    found = read_slots(
+        "sorry, I meant Linear, not Asana",
+        have={"source": "asana", "trigger": "overdue tasks"},
+        asking=("schedule",),
+        zone="UTC",
+        opening=False,
+    )
+    assert found["source"] == "linear"
+    assert "details" not in found and "action" not in found  # "sorry" is no answer
+
+
+@pytest.mark.parametrize(
+    ("message", "zone"),
+    [("every monday 8:30 CET", "Europe/Berlin"), ("9am PST", "America/Los_Angeles"),
+     ("c'est à 9h", None)],
+)  # fmt: skip
+def test_time_zone_abbreviations_count_in_capitals_only(message: str, zone: str | None) -> None:
+    assert zone_in(message) == zone
+
+
+@pytest.mark.parametrize(
+    ("message", "name"),
+    [("every hour, UTC. name: bug-feed", "bug-feed"), ("o nome pode ser reembolsos-altos",
+     "reembolsos-altos"), ("el nombre es cobros-q3", "cobros-q3")],
+)  # fmt: skip
+def test_a_name_given_as_a_statement(message: str, name: str) -> None:
+    assert name_in(message) == name
+
+
+def test_every_weekday_named_is_kept_and_one_taken_back_is_not() -> None:
+    found = read_slots(
+        "tuesdays and thursdays at 11:00, not mondays",
+        have={"source": "asana"},
+        asking=("schedule",),
+        zone="Europe/Paris",
+        opening=False,
+    )
+    assert found["frequency"] == "weekly tuesday thursday 11:00"
