@@ -112,11 +112,48 @@ class MembershipAdmin(TenantScopedAdmin):
 
 @admin.register(Agent)
 class AgentAdmin(TenantScopedAdmin):
-    list_display = ("name", "tenant", "description", "created_at")
-    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
+    list_display = ("name", "tenant", "description", "is_paused", "created_at")
+    list_filter = (
+        ("tenant", admin.RelatedOnlyFieldListFilter),
+        ("paused_at", admin.EmptyFieldListFilter),
+    )
     list_select_related = ("tenant",)
     search_fields = ("name",)  # descriptions are encrypted
-    readonly_fields = ("id", "tenant", "name", "description", "config", "created_by", "created_at")
+    readonly_fields = (
+        "id",
+        "tenant",
+        "name",
+        "description",
+        "config",
+        "paused_at",
+        "created_by",
+        "created_at",
+    )
+    actions = ("pause_agents", "resume_agents")
+
+    @admin.display(boolean=True, description="paused", ordering="paused_at")
+    def is_paused(self, obj: Agent) -> bool:
+        return obj.paused
+
+    def has_pause_permission(self, request: HttpRequest) -> bool:
+        """Pausing and resuming is operations work: tenant admins may, for their tenant."""
+        return bool(request.user.is_superuser or is_tenant_admin(request))
+
+    @admin.action(
+        description="Pause the selected agents (they run only when asked)", permissions=["pause"]
+    )
+    def pause_agents(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
+        count = queryset.filter(paused_at__isnull=True).update(
+            paused_at=timezone.now(), updated_at=timezone.now()
+        )
+        self.message_user(request, f"Paused {count} agent(s).")
+
+    @admin.action(description="Resume the selected agents", permissions=["pause"])
+    def resume_agents(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
+        count = queryset.filter(paused_at__isnull=False).update(
+            paused_at=None, updated_at=timezone.now()
+        )
+        self.message_user(request, f"Resumed {count} agent(s).")
 
 
 @admin.register(AgentRun)

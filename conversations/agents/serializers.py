@@ -8,7 +8,13 @@ from rest_framework import serializers
 
 from conversations.agents.selectors import AGENT_CURSOR_PATTERN
 from conversations.agents.services import CONFIG_KEYS
-from conversations.api.fields import StrictCharField, StrictRegexField, StrictSerializer, no_nul
+from conversations.api.fields import (
+    StrictBooleanField,
+    StrictCharField,
+    StrictRegexField,
+    StrictSerializer,
+    no_nul,
+)
 from conversations.models import Agent
 from conversations.store.serializers import ListQuerySerializer, PageSerializer
 
@@ -27,10 +33,21 @@ class AgentSerializer(serializers.ModelSerializer[Agent]):
     description = serializers.CharField(read_only=True)
     config = serializers.JSONField(read_only=True)
 
+    paused = serializers.BooleanField(read_only=True)
+
     class Meta:
         model = Agent
-        fields = ("id", "name", "description", "config", "created_at", "updated_at")
-        read_only_fields = ("id", "created_at", "updated_at")
+        fields = (
+            "id",
+            "name",
+            "description",
+            "config",
+            "paused",
+            "paused_at",
+            "created_at",
+            "updated_at",
+        )
+        read_only_fields = ("id", "paused_at", "created_at", "updated_at")
 
 
 class AgentPageSerializer(PageSerializer):
@@ -59,3 +76,7 @@ class AgentWriteSerializer(StrictSerializer):
         max_length=500, allow_blank=True, required=False, validators=[no_nul]
     )
     config = AgentConfigSerializer(required=False)
+    paused = StrictBooleanField(
+        required=False,
+        help_text="Pause (true) or resume (false): a paused agent runs only when asked.",
+    )

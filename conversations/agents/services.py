@@ -44,6 +44,7 @@ def agent_create(
     config: Mapping[str, Any] | None = None,
     created_by: User | None = None,
     agent_id: str | None = None,
+    paused: bool = False,
 ) -> Agent:
     """Create the agent; with ``agent_id`` (chosen up front) a second call returns the first's."""
     slug = agent_name(name)
@@ -62,6 +63,7 @@ def agent_create(
                 description=description.strip()[:500],
                 config=clean_config(config or {}),
                 created_by=created_by,
+                paused_at=timezone.now() if paused else None,
             )
     except IntegrityError:
         raise AgentNameTaken(slug) from None
@@ -73,7 +75,10 @@ def agent_update(
     name: str | None = None,
     description: str | None = None,
     config: Mapping[str, Any] | None = None,
+    paused: bool | None = None,
 ) -> Agent:
+    if paused is not None and paused != agent.paused:
+        agent.paused_at = timezone.now() if paused else None
     if name is not None:
         slug = agent_name(name)
         if not slug:

@@ -66,6 +66,15 @@ class StrictRegexField(serializers.RegexField):
         return str(super().to_internal_value(data))
 
 
+class StrictBooleanField(serializers.BooleanField):
+    """A JSON ``true`` or ``false``; not "yes", "1" or 0, which DRF's field would take."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
 class StrictSerializer(serializers.Serializer[Any]):
     """A request body: a JSON object with no field the schema does not name.
 

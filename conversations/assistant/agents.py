@@ -142,7 +142,11 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             state,
         )
     shown = listed[:MAX_LISTED]
-    lines = [f"{a.name} - {a.description}" if a.description else a.name for a in shown]
+    lines = [
+        (f"{a.name} - {a.description}" if a.description else a.name)
+        + (" (paused)" if a.paused else "")
+        for a in shown
+    ]
     more = "\n(and more: ask for one by name)" if len(listed) > MAX_LISTED else ""
     return Outcome(
         Reply(
@@ -170,6 +174,8 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
         for key, value in (agent.config or {}).items()
         if value
     ]
+    if agent.paused:
+        lines.append(f"- Status: paused since {agent.paused_at:%Y-%m-%d %H:%M} UTC")
     lines.append(
         f"- Last run: {last.status}, requested {last.requested_at:%Y-%m-%d %H:%M} UTC"
         if last
@@ -221,9 +227,11 @@ def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text
         return which_agent(turn, state, ActionType.EXECUTE_TASK, "Run")
     run = RunAgent(run_id=new_id(), agent_id=agent.id)
     what = f" ({agent.description})" if agent.description else ""
+    # A paused agent still runs when asked; its schedule stays off.
+    still = " It stays paused: it won't run on its schedule until you resume it." * agent.paused
     return Outcome(
         Reply(
-            f"Running {agent.name}{what}. I've queued it (run {run.run_id}).",
+            f"Running {agent.name}{what}. I've queued it (run {run.run_id}).{still}",
             meta={"agent_run": agent.name, "agents_referenced": [agent.name], "run_id": run.run_id},
             decision="agent_run_queued",
         ),
@@ -283,11 +291,63 @@ def task_options(turn: Turn, state: AssistantState) -> Outcome:
     )
 
 
+_RESUME_RE = re.compile(
+    r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
+    r"switch (?:it |\S+ )?back on|start (?:it |\S+ )?again|reanud\w*|reactiv\w*|despaus\w*|"
+    r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? \S+ fort|retom\w*|reativ\w*)\b",
+    re.IGNORECASE,
+)
+_PAUSE_RE = re.compile(
+    r"\b(?:pause|pausa|pausar|pausiere\w*|pausier\w*|en pause|suspend\w*|disable|deactivate|"
+    r"desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|turn (?:it |\S+ )?off|switch (?:it |\S+ )?off|"
+    r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
+    re.IGNORECASE,
+)
+
+
+def pause_wanted(text: str) -> bool | None:
+    """True for "pause it", False for "resume it", None when the message asks neither."""
+    if _RESUME_RE.search(text):
+        return False
+    if _PAUSE_RE.search(text):
+        return True
+    return None
+
+
+def _pause_or_resume(state: AssistantState, agent: Agent, paused: bool) -> Outcome:
+    schedule = str((agent.config or {}).get("schedule") or "")
+    when = f" ({schedule[0].lower() + schedule[1:]})" if schedule else ""
+    meta = {"agents_referenced": [agent.name]}
+    if paused == agent.paused:
+        said = (
+            f'{agent.name} is already paused. Say "resume {agent.name}" to turn it back on.'
+            if paused
+            else f"{agent.name} isn't paused: it runs on its schedule{when}."
+        )
+        return Outcome(Reply(said, meta=meta, decision="agent_pause_unchanged"), state)
+    if paused:
+        said = (
+            f"Paused {agent.name}: it won't run on its schedule{when} until you resume it. "
+            f'Nothing else changed. Say "resume {agent.name}" to turn it back on.'
+        )
+    else:
+        said = f"Resumed {agent.name}: it runs on its schedule again{when}."
+    return Outcome(
+        Reply(said, meta={**meta, "changes": {"paused": paused}}, decision="agent_paused"
+              if paused else "agent_resumed"),
+        state,
+        (UpdateAgent(agent_id=agent.id, paused=paused),),
+    )  # fmt: skip
+
+
 def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
     agent = resolve_agent(turn, state, entities, text)
     if agent is None:
         return which_agent(turn, state, ActionType.UPDATE_AGENT, "Change")
     state = state.replace(last_agent=agent.name)
+    paused = pause_wanted(text)
+    if paused is not None:
+        return _pause_or_resume(state, agent, paused)
     found = {**extract_entities(text), **{k: v for k, v in entities.items() if v}}
     before = dict(agent.config or {})
     changes: dict[str, str] = {}

@@ -32,6 +32,7 @@ class UpdateAgent:
     name: str | None = None
     config: Mapping[str, str] = field(default_factory=dict)
     description: str | None = None  # rewritten when the change alters what it says
+    paused: bool | None = None  # True pauses it, False resumes it
 
 
 @dataclass(frozen=True)

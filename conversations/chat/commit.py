@@ -74,6 +74,7 @@ def _apply(
             name=effect.name,
             description=effect.description,
             config=effect.config or None,
+            paused=effect.paused,
         )
     elif isinstance(effect, SaveSkillSession):
         skill_services.session_save(

@@ -28,6 +28,8 @@ class Agent(models.Model):
     )
     created_at = models.DateTimeField(default=timezone.now, editable=False)
     updated_at = models.DateTimeField(default=timezone.now)
+    # When it was paused: a paused agent keeps its configuration and runs only when asked.
+    paused_at = models.DateTimeField(null=True, blank=True)
 
     objects = TenantManager["Agent"]()
 
@@ -40,6 +42,10 @@ class Agent(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
 
 
 class AgentRun(models.Model):

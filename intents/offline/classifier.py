@@ -386,8 +386,9 @@ def _follow_up(
             return _Decision(ctx.prev_intent, 0.75, f"the same ({ctx.prev_intent}) for another")
         questions = concepts & _QUESTION_WORDS or yes_no
         # Spanish and Portuguese drop the pronoun: "¿y a qué hora se ejecuta?"
+        # "what does the third one do?" points into a list instead.
         about_it = ("PRON_IT" in concepts or "it" in parsed.tokens or "?" in parsed.norm) and not (
-            concepts & _SMALL_TALK
+            concepts & (_SMALL_TALK | {"ORD"})
         )
         if (
             about_it

@@ -5,7 +5,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from conversations.models import Conversation, TranscriptView
+from conversations.models import Agent, Conversation, TranscriptView
 from conversations.store import services
 from conversations.tenancy.services import user_add
 from tests.conftest import World
@@ -127,3 +127,33 @@ def test_a_second_tenant_admin_sees_their_own_tenant(
     admin_b = user_add(tenant=world.tenant_b, username="bella", password="pw-bella-1", admin=True)
     page = login(admin_b.user).get("/admin/conversations/conversation/").content.decode()
     assert "Globex secret" in page and "Acme plan" not in page
+
+
+def test_a_tenant_admin_pauses_and_resumes_their_agents_from_the_changelist(world: World) -> None:
+
+    ours = Agent.objects.create(tenant=world.tenant_a, name="invoice-watch")
+    theirs = Agent.objects.create(tenant=world.tenant_b, name="globex-watch")
+    client = login(world.admin_a)
+    url = "/admin/conversations/agent/"
+    for agent_id in (ours.id, theirs.id):  # another tenant's id posted as well: ignored
+        client.post(url, {"action": "pause_agents", "_selected_action": [agent_id]})
+    ours.refresh_from_db()
+    theirs.refresh_from_db()
+    assert ours.paused and not theirs.paused
+    page = client.get(f"{url}?paused_at__isnull=False").content.decode()
+    assert "invoice-watch" in page
+
+    client.post(url, {"action": "resume_agents", "_selected_action": [ours.id]})
+    ours.refresh_from_db()
+    assert not ours.paused
+
+
+def test_a_member_cannot_pause_agents_from_the_admin(world: World) -> None:
+
+    agent = Agent.objects.create(tenant=world.tenant_a, name="invoice-watch")
+    response = login(world.member).post(
+        "/admin/conversations/agent/", {"action": "pause_agents", "_selected_action": [agent.id]}
+    )
+    assert response.status_code == 302 and "/admin/login/" in response["Location"]
+    agent.refresh_from_db()
+    assert not agent.paused

@@ -39,7 +39,10 @@ def test_it_creates_an_agent_with_a_slug_name_and_its_config(world: World) -> No
 
     assert response.status_code == 201
     body = response.json()
-    assert set(body) == {"id", "name", "description", "config", "created_at", "updated_at"}
+    assert set(body) == {
+        "id", "name", "description", "config", "paused", "paused_at", "created_at", "updated_at"
+    }  # fmt: skip
+    assert (body["paused"], body["paused_at"]) == (False, None)
     assert body["name"] == "jira-monitor"
     assert body["description"] == "Watches the board"
     assert body["config"] == {"source": "jira", "schedule": "hourly"}
@@ -255,6 +258,9 @@ def test_renaming_onto_an_existing_name_is_a_409_and_changes_nothing(world: Worl
         ({"config": "weekly"}, "config"),
         ({"config": {"colour": "red"}}, "config"),
         ({"config": {"schedule": ["weekly"]}}, "config"),
+        ({"paused": "yes"}, "paused"),
+        ({"paused": 1}, "paused"),
+        ({"paused": None}, "paused"),
     ],
 )
 def test_a_bad_patch_is_a_400_and_changes_nothing(
@@ -267,6 +273,37 @@ def test_a_bad_patch_is_a_400_and_changes_nothing(
     agent.refresh_from_db()
     assert agent.name == "notion-reporter"
     assert agent.config == {"schedule": "daily"}
+    assert agent.paused_at is None
+
+
+def test_an_agent_is_paused_and_resumed_over_patch(world: World) -> None:
+    agent = make_agent(world.tenant_a, "notion-reporter", schedule="daily")
+    client = world.client(world.owner)
+
+    paused = client.patch(f"{BASE}{agent.id}/", {"paused": True}, format="json")
+    assert paused.status_code == 200
+    assert paused.json()["paused"] is True and paused.json()["paused_at"]
+    agent.refresh_from_db()
+    assert agent.paused_at is not None
+    assert agent.config == {"schedule": "daily"}  # nothing else changed
+    since = agent.paused_at
+
+    again = client.patch(f"{BASE}{agent.id}/", {"paused": True}, format="json")
+    agent.refresh_from_db()
+    assert again.json()["paused"] is True and agent.paused_at == since  # still paused since then
+
+    resumed = client.patch(f"{BASE}{agent.id}/", {"paused": False}, format="json")
+    assert (resumed.json()["paused"], resumed.json()["paused_at"]) == (False, None)
+    agent.refresh_from_db()
+    assert agent.paused_at is None
+
+
+def test_an_agent_may_be_created_paused(world: World) -> None:
+    response = world.client(world.owner).post(
+        BASE, {"name": "draft-digest", "paused": True}, format="json"
+    )
+    assert response.status_code == 201 and response.json()["paused"] is True
+    assert Agent.objects.for_tenant(world.tenant_a).get(name="draft-digest").paused
 
 
 def test_its_creator_deletes_an_agent(world: World) -> None:
@@ -368,3 +405,48 @@ def test_the_openapi_document_describes_the_agents_api(world: World) -> None:
     paths = response.json()["paths"]
     assert {"get", "post"} <= set(paths["/api/v1/agents/"])
     assert {"get", "patch", "delete"} <= set(paths["/api/v1/agents/{agent_id}/"])
+
+
+# --- Pausing from the chat ----------------------------------------------------------------------
+
+
+def chat(world: World, message: str, conversation_id: str | None = None) -> dict[str, Any]:
+    body = {"message": message, **({"conversation_id": conversation_id} if conversation_id else {})}
+    response = world.client(world.owner).post("/api/v1/chat/", body, format="json")
+    assert response.status_code == 200
+    return dict(response.json())
+
+
+def test_the_chat_pauses_lists_runs_and_resumes_an_agent(world: World) -> None:
+    make_agent(world.tenant_a, "invoice-watch", source="stripe", schedule="Every day at 08:00")
+    make_agent(world.tenant_a, "lead-router", source="hubspot")
+
+    paused = chat(world, "pause invoice-watch")
+    said = paused["assistant_message"]["content"]
+    assert "Paused invoice-watch" in said and "every day at 08:00" in said
+    assert Agent.objects.for_tenant(world.tenant_a).get(name="invoice-watch").paused
+    assert not Agent.objects.for_tenant(world.tenant_a).get(name="lead-router").paused
+    conversation = paused["conversation_id"]
+
+    listed = chat(world, "list my agents", conversation)["assistant_message"]["content"]
+    assert "invoice-watch (paused)" in listed and "lead-router (paused)" not in listed
+
+    ran = chat(world, "run invoice-watch now", conversation)["assistant_message"]["content"]
+    assert "Running invoice-watch" in ran and "stays paused" in ran
+
+    resumed = chat(world, "ok, resume it", conversation)["assistant_message"]["content"]
+    assert "Resumed invoice-watch" in resumed
+    assert not Agent.objects.for_tenant(world.tenant_a).get(name="invoice-watch").paused
+
+    again = chat(world, "resume invoice-watch", conversation)["assistant_message"]["content"]
+    assert "isn't paused" in again
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Pausiere invoice-watch bitte erstmal", "pausa invoice-watch", "mets invoice-watch en pause"],
+)
+def test_a_pause_is_understood_in_other_languages(world: World, message: str) -> None:
+    make_agent(world.tenant_a, "invoice-watch", source="stripe")
+    chat(world, message)
+    assert Agent.objects.for_tenant(world.tenant_a).get(name="invoice-watch").paused
