@@ -26,6 +26,7 @@ DATASETS = (
     "dev_mixed.jsonl",
     "dev_r6.jsonl",
     "dev_r7.jsonl",
+    "dev_r8.jsonl",
 )
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (
