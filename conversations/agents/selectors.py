@@ -99,6 +99,13 @@ def agents_first(*, tenant: Tenant, limit: int) -> list[Agent]:
     return list(Agent.objects.for_tenant(tenant).order_by("name")[:limit])
 
 
+def agents_paused(*, tenant: Tenant, limit: int) -> list[Agent]:
+    """The tenant's paused agents by name."""
+    return list(
+        Agent.objects.for_tenant(tenant).filter(paused_at__isnull=False).order_by("name")[:limit]
+    )
+
+
 def agents_for_matching(*, tenant: Tenant) -> list[Agent]:
     """Names and descriptions to match a request's words against (bounded)."""
     return list(Agent.objects.for_tenant(tenant).only("id", "name", "description")[:200])

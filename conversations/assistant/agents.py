@@ -31,6 +31,13 @@ _WHEN_RE = re.compile(
     r"quand|fuseau|wie oft|wann|um wie viel uhr|zeitzone|que horas|quando|fuso)\b",
     re.IGNORECASE,
 )
+# Who gets what it finds, or where it goes.
+_WHO_WHERE_RE = re.compile(
+    r"\b(?:who (?:gets|receives|will get|is getting|sees)|where (?:does|will|is|do)|"
+    r"which channel|qui[eé]n (?:recibe|ve)|d[oó]nde|a d[oó]nde|qui re[çc]oit|o[uù] (?:est|va|"
+    r"publie)|wer bekommt|wohin|wo (?:wird|postet)|quem recebe|onde|para onde)\b",
+    re.IGNORECASE,
+)
 # A question about an agent's settings: when, where it posts, what it reads.
 _ABOUT_SETTINGS_RE = re.compile(
     rf"{_WHEN_RE.pattern}|\b(?:where (?:does|will|is)|which channel|what does it|d[oó]nde|"
@@ -39,7 +46,16 @@ _ABOUT_SETTINGS_RE = re.compile(
     r"o[uù] (?:est|va|publie)|wohin|wo (?:wird|postet)|onde)\b",
     re.IGNORECASE,
 )
-_PRONOUN_RE = re.compile(r"\b(it|that one|this one|that agent|this agent|the agent)\b", re.I)
+# "it", and the pronouns other languages use for it ("setz ihn fort", "páusalo", "mets-le").
+# "which of my agents are paused?", "¿cuáles están pausados?"
+_WHICH_PAUSED_RE = re.compile(
+    r"\b(?:which|what|any|are|list|show|cu[aá]les|quels?|quelles?|welche|quais)\b.{0,40}"
+    r"\b(?:paused|on hold|pausad[oa]s|en pause|pausiert)\b",
+    re.IGNORECASE,
+)
+_PRONOUN_RE = re.compile(
+    r"\b(it|that one|this one|that agent|this agent|the agent|ihn|lo|la|le|ele|ela|él)\b", re.I
+)
 
 
 def resolve_agent(
@@ -127,6 +143,8 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             ),
             state,
         )
+    if _WHICH_PAUSED_RE.search(text) and not entities.get("agent"):
+        return _paused_list(turn, state)
     agent = resolve_agent(turn, state, entities, text)
     wants_list = re.search(r"\b(list|all|my agents)\b", text, re.IGNORECASE)
     if agent is not None and (entities.get("agent") or not wants_list):
@@ -158,6 +176,28 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     )
 
 
+def _paused_list(turn: Turn, state: AssistantState) -> Outcome:
+    paused = agents.agents_paused(tenant=turn.tenant, limit=MAX_LISTED)
+    if not paused:
+        return Outcome(
+            Reply("None of your agents is paused: they all run on their schedules.",
+                  meta={"listed_agents": []}, decision="list_paused_agents"),
+            state,
+        )  # fmt: skip
+    lines = [
+        f"{a.name}, paused since {a.paused_at:%Y-%m-%d %H:%M} UTC" for a in paused if a.paused_at
+    ]
+    return Outcome(
+        Reply(
+            "These agents are paused right now:\n" + numbered(lines)
+            + '\nSay "resume" and the name or number to turn one back on.',
+            meta={"listed_agents": [a.name for a in paused]},
+            decision="list_paused_agents",
+        ),
+        state,
+    )  # fmt: skip
+
+
 def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     last = agents.agent_last_run(agent=agent)
     lines = [f"{agent.name}" + (f": {agent.description}" if agent.description else "")]
@@ -168,6 +208,14 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
             f"{agent.name} runs {schedule[0].lower() + schedule[1:]}."
             if schedule
             else f"{agent.name} has no schedule: it runs when you ask.",
+        )
+    elif _WHO_WHERE_RE.search(text):
+        destination = str((agent.config or {}).get("destination") or "")
+        lines.insert(
+            0,
+            f"{agent.name} sends what it finds to {display(destination)}."
+            if destination
+            else f"{agent.name} has no destination set: it shows its results here.",
         )
     lines += [
         f"- {LABELS.get(key, key.title())}: {display(str(value))}"
@@ -294,7 +342,8 @@ def task_options(turn: Turn, state: AssistantState) -> Outcome:
 _RESUME_RE = re.compile(
     r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
     r"switch (?:it |\S+ )?back on|start (?:it |\S+ )?again|reanud\w*|reactiv\w*|despaus\w*|"
-    r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? \S+ fort|retom\w*|reativ\w*)\b",
+    r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? (?:\S+ ){0,3}fort|retom\w*|"
+    r"reativ\w*)\b",
     re.IGNORECASE,
 )
 _PAUSE_RE = re.compile(
@@ -382,6 +431,7 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
             last_agent=new_name,
             last_agent_run=new_name if state.last_agent_run == agent.name else state.last_agent_run,
         )
+    description = _described_anew(agent.description, before, changes)
     return Outcome(
         Reply(
             f"Updated {name}:\n" + "\n".join(lines),
@@ -389,5 +439,20 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
             decision="agent_updated",
         ),
         state,
-        (UpdateAgent(agent_id=agent.id, name=new_name, config=changes),),
+        (UpdateAgent(agent_id=agent.id, name=new_name, config=changes, description=description),),
     )
+
+
+def _described_anew(
+    description: str, before: Mapping[str, Any], changes: Mapping[str, str]
+) -> str | None:
+    """The description with each changed value written in place of the old one, so it never
+    says the old channel or time; None when it does not quote any of them."""
+    new = description
+    for key, value in changes.items():
+        old = str(before.get(key) or "")
+        if old and old in new:
+            new = new.replace(old, value)
+        elif old and old.lower() in new.lower():
+            new = re.sub(re.escape(old), value.replace("\\", r"\\\\"), new, flags=re.IGNORECASE)
+    return new if new != description else None

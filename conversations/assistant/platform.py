@@ -97,8 +97,9 @@ def is_greeting(message: str) -> bool:
 
 _THANKS_RE = re.compile(
     r"^[\W_]*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice|super|genial|parfait|prima|"
-    r"[oó]timo)[\W_]+)?(?:thanks?(?: a lot| so much)?|thank you(?: so much)?|thx|ty|cheers|"
-    r"gracias|merci(?: beaucoup)?|danke(?: sch[öo]n)?|obrigad[oa]|grazie)[\W_]*$",
+    r"[oó]timo)[\W_]+)?(?:thanks?(?: a lot| so much| again)?|thank (?:you|u)(?: so much)?|thx|ty|"
+    r"cheers|(?:muchas )?gracias|merci(?: beaucoup| bien)?|danke(?: sch[öo]n| dir| euch)?|"
+    r"dankesch[öo]n|vielen dank|(?:muito )?obrigad[oa]|valeu|grazie)[\W_]*$",
     re.IGNORECASE,
 )
 

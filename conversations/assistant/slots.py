@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from conversations.agents.selectors import agent_name
 from intents.offline.entities import extract_entities
 from intents.offline.lexicon import words
-from intents.offline.schedule import find_schedule, find_time
+from intents.offline.schedule import find_days, find_schedule, find_time
 from intents.offline.text import normalize
 
 # Cities and zone words people say, to IANA names (a full "Europe/Berlin" is read as is).
@@ -59,12 +59,15 @@ _ABBREVIATION_RE = re.compile(r"\b(" + "|".join(_ABBREVIATIONS) + r")\b")
 _IANA_RE = re.compile(r"\b([A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)\b")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
+_SLACK_USER_RE = re.compile(r"(?<![\w.@])@[A-Za-z][\w.-]*[\w](?![\w@])")
+_DM_RE = re.compile(r"\b(?:dm|dms|direct message|slack me|message me)\b", re.IGNORECASE)
 _CHANNEL_RE = re.compile(r"(?<![\w#])#[^\W_][\w-]*")  # "#équipe-ventes-lyon" as written
 _EMAIL_RE = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
 _NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne? (?:es|ihn|sie)|\bchamado|"
-    r"\bchama-o|\b(?:name|nombre|nom|nome)(?=\s*[:=])|\bthe name (?:is|should be|will be)|"
+    r"\bchama-o|\bcham[ae] (?:ele|ela|o|a)? ?de|\b(?:name|nombre|nom|nome)(?=\s*[:=])|"
+    r"\bthe name (?:is|should be|will be)|"
     r"\bel nombre (?:es|será|sera|puede ser)|\ble nom (?:est|sera)|\bder name (?:ist|soll)|"
     r"\bo nome (?:pode ser|é|e|será|sera))\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
     re.IGNORECASE,
@@ -87,6 +90,7 @@ _REPO_RE = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?!
 _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
     r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
+    r"wait|hmm|moment|momento|attends|warte|espera|"
     r"d'accord|merci|ja|bitte|danke|genau|klar|sim|obrigad[oa]|sorry|oops|my bad|perd[oó]n|"
     r"pardon|d[ée]sol[ée]e?|entschuldigung|desculpa)\b[\s,.!]*)+",
     re.IGNORECASE,
@@ -101,8 +105,9 @@ _PHRASE = r"(?:[^.;!?]|\.(?=\w))+"
 # What a request watches or works on, after its verb ("watches our Jira board for X" -> X).
 _WATCH_FOR_RE = re.compile(
     r"\b(?:watch(?:es|ing)?|monitor(?:s|ing)?|check(?:s|ing)?|scan(?:s|ning)?|track(?:s|ing)?|"
-    r"look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?)\s+"
-    r"(?:[^,.;!?]{0,60}?)\s+for\s+(?P<what>" + _PHRASE + ")",
+    r"look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?|"
+    r"dig(?:s|ging)? (?:through|into)|go(?:es|ing)? through|comb(?:s|ing)? through)\s+"
+    r"(?:[^,.;!?]{0,100}?)\s+for\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 _WATCH_RE = re.compile(
@@ -116,7 +121,8 @@ _WATCH_RE = re.compile(
     r"r[ée]cup[èe]re|r[ée]cup[ée]rer|extrae|extraer|busca|buscar|holt|puxa|pega|"
     r"review(?:s|ing)?|revis[ae]|revisar|v[ée]rifie|v[ée]rifier|verifica|pr[üu]ft|confiro|"
     r"conferir|confere|verifico|reviso|compruebo|busque|repère|rep[èe]re|repérer|encuentra|"
-    r"encontra|trouve|check(?:s|ing)?)\s+(?:(?:à|a) la main|by hand|manually|a mano|von hand|"
+    r"encontra|trouve|olhar|olhe|acompanhar|vigiar|regarder|check(?:s|ing)?)\s+"
+    r"(?:(?:à|a) la main|by hand|manually|a mano|von hand|"
     r"manualmente|à mão|a mão|manuellement)?\s*"
     r"(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
@@ -173,7 +179,8 @@ _GERUND = {
 }  # fmt: skip
 # Where a phrase stops: its schedule, its destination, or the next clause.
 _TAIL_RE = re.compile(
-    r"\s*(?:\(|,|;| - | and (?:then )?(?:send|sends|post|posts|email|emails|alert|alerts|ping|"
+    r"\s*(?:\(|,|;| - | evry\b| and (?:then )?(?:send|sends|post|posts|email|emails|alert|alerts|"
+    r"ping|"
     r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports)\b|"
     r" then\b| and \w+ing\b| into #| every\b| each\b| daily\b| weekly\b| monthly\b|"
     r" hourly\b| at \d| on (?:mon|tue|"
@@ -192,7 +199,7 @@ _TAIL_RE = re.compile(
 )
 _LEAD_RE = re.compile(r"^(?:(?:dans|in|from|en|aus|em|no|na|de) \S+ (?=(?:les|the|los|las|die|"
                       r"os|as|le|la|des)\b)|(?:for|the|all|any|our|my|me|us|un|una|une|le|la|"
-                      r"les|los|las|der|die|das|den|eine|einen|ein)\b\s*)",
+                      r"les|los|las|der|die|das|den|eine|einen|ein|os|as)\b\s*)",
                       re.IGNORECASE)  # fmt: skip
 _SUMMARY_WORDS = re.compile(
     r"\b(?:summar\w*|digest|r[eé]cap|roundup|round-up|resumen|resum\w*|résumé|zusammenfass\w*|"
@@ -358,7 +365,7 @@ def _only_a_tool(phrase: str) -> bool:
 _WHERE_WORDS = words(
     "o a os as le la les el los las the our my de du des do da no na em in on dans depot "
     "repo repository repositorio base instance account workspace data der die das den dem im "
-    "und and"
+    "und and store shop site website org organization"
 )
 
 
@@ -386,6 +393,9 @@ def destination_in(text: str, entity: str | None) -> str | None:
     if channel:
         where = "Microsoft Teams" if tool == "teams" else "Slack"
         return f"{where} {channel.group(0)}"
+    person = _SLACK_USER_RE.search(text)
+    if person and (tool == "slack" or _DM_RE.search(text)):
+        return f"Slack {person.group(0)}"  # "dm them to me on slack @jordan"
     if email and not re.search(r"\b(?:add|invite|remove|user)\b", text, re.IGNORECASE):
         # "emails ravi@… and oksana@…": every address, in the order written.
         more = [m.group(0) for m in _EMAIL_RE.finditer(text, email.end())]
@@ -536,6 +546,11 @@ def read_slots(
     if scope and scope not in have.get("scope", ""):
         slots["scope"] = ", ".join(filter(None, [have.get("scope", ""), scope]))
     when = found.get("schedule") or found.get("frequency")
+    if not when and have.get("frequency", "").startswith(("weekly", "biweekly")):
+        # "nicht freitag sondern donnerstag": a new day for a weekly schedule.
+        days = find_days(normalize(body))
+        clock = find_time(normalize(body))
+        when = " ".join(["weekly", *days, *([clock] if clock else [])]) if days else None
     said_zone = zone_in(body)
     if when or said_zone or (have.get("frequency") and (find_time(normalize(body)))):
         compact = _merge_when(have.get("frequency", ""), when, body)
@@ -566,7 +581,7 @@ def read_slots(
     if does and (not have.get("action") or does != "Send the results"):
         slots["action"] = does
     if not opening and not is_question(body):
-        _free_text(body, slots, have, asking)
+        _free_text(without_name(body), slots, have, asking)
     return slots
 
 
@@ -574,7 +589,8 @@ def _taken_back(tool: str, text: str) -> bool:
     word = re.escape(tool.split("_")[0])
     return bool(
         re.search(
-            rf"\b(?:not|no|instead of|rather than|nicht|pas|n[ãa]o)\s+(?:from\s+|in\s+)?{word}",
+            # Not a bare "no": "no asana" is Portuguese for "in Asana".
+            rf"\b(?:not|instead of|rather than|nicht|pas|n[ãa]o)\s+(?:from\s+|in\s+)?{word}",
             text,
             re.IGNORECASE,
         )
@@ -594,6 +610,11 @@ def _merge_when(before: str, when: str | None, text: str) -> str | None:
         kept = [w for w in before.split() if w not in _DAYS]
         at = next((i for i, w in enumerate(kept) if re.fullmatch(r"\d{1,2}:\d{2}", w)), len(kept))
         return " ".join([*kept[:at], *new_days, *kept[at:]])
+    clock = find_time(normalize(text))
+    if before and clock and not when:
+        # "yes but at 8 instead": the new time replaces the old one, the days stay.
+        kept = [w for w in before.split() if not re.fullmatch(r"\d{1,2}:\d{2}", w)]
+        return " ".join([*kept, clock])
     if before:
         merged = find_schedule(normalize(f"{before} {text}"))
         if merged:
@@ -615,6 +636,7 @@ def _free_text(
         and not _NAME_RE.search(p)
         and not is_acknowledgement(p)
         and not zone_in(p)  # "9:15, Asia/Kolkata": a time zone, not what it watches
+        and not find_days(normalize(p))  # "nicht freitag sondern donnerstag": a day
     ]
     if open_fields and not slots.get(open_fields[0]) and plain:
         slots[open_fields[0]] = plain.pop(0)[:160]

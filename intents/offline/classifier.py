@@ -220,6 +220,8 @@ def _agent_by_source(entities: Mapping[str, str], names: Sequence[str]) -> str |
 
 def _context_agent(parsed: Parsed, ctx: Context) -> str | None:
     concepts = concepts_of(parsed)
+    if "ORD" in concepts and selection(parsed, 9) is not None:
+        return None  # "resume the third one again": a list position, not the agent just named
     if {"T_AGAIN", "ADJ_SAME"} & concepts and (ctx.last_run or ctx.last_agent):
         return ctx.last_run or ctx.last_agent
     if "PRON_IT" in concepts and ctx.last_agent:
@@ -372,8 +374,17 @@ def _follow_up(
             return _Decision(ctx.wizard, confidence, f"answers the open {ctx.wizard} wizard")
 
     if ctx.wizard is None and (ctx.last_agent or ctx.last_run):
+        more = _MORE_OF_THE_SAME_RE.match(parsed.norm) or _NOW_THE_OTHER_RE.match(parsed.norm)
+        # "und wann würde der laufen?": a question of its own after "and", not the same again.
+        own_question = (
+            more is not None
+            and more.group(0).strip() in ("and", "y", "et", "und", "e")
+            and bool(concepts & _QUESTION_WORDS)
+            and "?" in parsed.norm
+        )
         if (
-            (_MORE_OF_THE_SAME_RE.match(parsed.norm) or _NOW_THE_OTHER_RE.match(parsed.norm))
+            more
+            and not own_question
             and n_units <= 8
             and ctx.prev_intent
             in (
@@ -499,7 +510,7 @@ _AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
 _NOT_A_RUN = frozenset({"V_ADD", "V_CONFIGURE", "Q_PAST", "Q_UNSURE"})
 _SETTING_KEYS = frozenset({"schedule", "frequency", "destination", "time", "new_name"})
 _SMALL_TALK = frozenset({"OOS", "GREET", "THANKS"})
-_QUESTION_WORDS = frozenset({"Q_WHAT", "Q_HOW", "Q_WHEN", "Q_WHY", "Q_HOWMANY", "Q_WHERE"})
+_QUESTION_WORDS = frozenset({"Q_WHAT", "Q_HOW", "Q_WHEN", "Q_WHY", "Q_HOWMANY", "Q_WHERE", "Q_WHO"})
 _ASKS_ABOUT = _QUESTION_WORDS | {"N_DETAIL", "N_STATUS"}
 _PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", "N_TENANT"})
 # Words that name what an option does; sharing one with a label counts double.

@@ -233,8 +233,10 @@ def selection(parsed: Parsed, size: int) -> int | None:
             if tok in _PRONOUN_ONES and i > 0 and tokens[i - 1] not in _NUMBER_NOUNS:
                 continue  # "a new one", "the separate one": a pronoun, not a number
             if tok in ORDINALS and (tok not in _WEAK_ORDINALS or len(tokens) <= 3):
-                # "the last run", "last week" are about time, not about the list.
+                # "the last run", "last week", "le mois dernier" are about time, not the list.
                 if i + 1 < len(tokens) and tokens[i + 1] in _TIME_AFTER_ORDINAL:
+                    continue
+                if i > 0 and tokens[i - 1] in _TIME_BEFORE_ORDINAL:
                     continue
                 picked = ORDINALS[tok]
                 break
@@ -249,6 +251,7 @@ def selection(parsed: Parsed, size: int) -> int | None:
 
 _PRONOUN_ONES = words("one un uno um")
 _NUMBER_NOUNS = words("number option no nr numero nummer opcion opcao choice")
+_TIME_BEFORE_ORDINAL = words("mois semaine annee mes semana ano monat woche jahr trimestre")
 _TIME_AFTER_ORDINAL = words("run runs time week month night year quarter day friday monday")
 # Words that are ordinals only when the message is little else ("one", "un", "dos"…).
 _WEAK_ORDINALS = words(
@@ -276,6 +279,7 @@ INFO_CUES = frozenset(
         "Q_WHY",
         "Q_HOWMANY",
         "Q_WHERE",
+        "Q_WHO",
     }
 )
 ANSWER_KEYS = frozenset({"schedule", "frequency", "source", "destination", "time"})

@@ -252,7 +252,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "set it to|set the|reconfigur*|"
         "restrict*|limit it|narrow*|expand it|extend it|add a step|include also|also include|"
         "exclude*|push it back|bump*|shift*|reactivat*|reativ*|reaktivier*|reactiv*|"
-        "switch it back on|turn it back on",
+        "switch it back on|turn it back on|fortsetz*|setz fort|setze fort|setz ihn wieder fort|"
+        "setze ihn fort|reanud*|reprend*|retom*|pausier*|suspend*",
     ),
     (
         "instead",

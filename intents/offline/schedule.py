@@ -351,8 +351,26 @@ _NOON_RE = re.compile(
 _NOON = dict(_PERIOD_OF_DAY)
 
 
+def find_days(norm: str) -> list[str]:
+    """Every weekday named ("tuesdays and thursdays"), in the order said, less those taken
+    back ("friday, not monday")."""
+    return list(
+        dict.fromkeys(
+            _WEEKDAYS[day.group(1)]
+            for day in _DAY_RE.finditer(norm)
+            if not _NOT_THAT_DAY_RE.search(norm, max(0, day.start() - 16), day.start())
+        )
+    )
+
+
+# Misspellings common enough to read as the word ("evry weekday", "dialy").
+_TYPOS_RE = re.compile(r"\b(?:evry|evrey|eveyr|everey)\b|\b(?:dialy|dayly)\b|\bwkly\b")
+_TYPOS = {"dialy": "daily", "dayly": "daily", "wkly": "weekly"}
+
+
 def find_schedule(norm: str) -> tuple[str, str] | None:
     """(schedule, frequency) from normalized text, or None when no recurrence is said."""
+    norm = _TYPOS_RE.sub(lambda m: _TYPOS.get(m.group(0), "every"), norm)
     frequency = ""
     every_n = _EVERY_N_RE.search(norm) if any(k in norm for k in _EVERY_GATE) else None
     if every_n:
@@ -375,12 +393,7 @@ def find_schedule(norm: str) -> tuple[str, str] | None:
         return None
     parts = [frequency]
     if frequency in {"weekly", "biweekly"}:
-        # "tuesdays and thursdays": every day named, in the order said.
-        parts += dict.fromkeys(
-            _WEEKDAYS[day.group(1)]
-            for day in _DAY_RE.finditer(norm)
-            if not _NOT_THAT_DAY_RE.search(norm, max(0, day.start() - 16), day.start())
-        )
+        parts += find_days(norm)
     if frequency in {"daily", "weekly", "biweekly", "weekdays", "monthly"}:
         clock = find_time(norm)
         if clock:

@@ -450,3 +450,19 @@ def test_a_pause_is_understood_in_other_languages(world: World, message: str) ->
     make_agent(world.tenant_a, "invoice-watch", source="stripe")
     chat(world, message)
     assert Agent.objects.for_tenant(world.tenant_a).get(name="invoice-watch").paused
+
+
+def test_the_chat_says_which_agents_are_paused_and_who_gets_results(world: World) -> None:
+    make_agent(world.tenant_a, "invoice-watch", destination="Slack #billing")
+    make_agent(world.tenant_a, "lead-router", destination="sales@example.com")
+    first = chat(world, "which of my agents are paused right now?")
+    assert "None of your agents is paused" in first["assistant_message"]["content"]
+    conversation = first["conversation_id"]
+    chat(world, "pause lead-router", conversation)
+    listed = chat(world, "which of my agents are paused?", conversation)
+    said = listed["assistant_message"]["content"]
+    assert "lead-router, paused since" in said and "invoice-watch" not in said
+    who = chat(world, "who gets the results of invoice-watch?", conversation)
+    assert (
+        "invoice-watch sends what it finds to Slack #billing" in who["assistant_message"]["content"]
+    )

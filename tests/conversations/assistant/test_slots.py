@@ -167,3 +167,33 @@ def test_every_weekday_named_is_kept_and_one_taken_back_is_not() -> None:
         opening=False,
     )
     assert found["frequency"] == "weekly tuesday thursday 11:00"
+
+
+@pytest.mark.parametrize(
+    ("message", "have", "frequency"),
+    [
+        # A new time keeps the days; new days keep the time; a day taken back is dropped.
+        ("yes but at 8 instead", "weekly friday 09:00", "weekly friday 08:00"),
+        ("moment, nicht freitag sondern donnerstag bitte", "weekly friday 16:00",
+         "weekly thursday 16:00"),
+        ("Thursday 15:00", "weekly", "weekly thursday 15:00"),
+    ],
+)  # fmt: skip
+def test_a_correction_changes_only_what_it_names(message: str, have: str, frequency: str) -> None:
+    found = read_slots(
+        message, have={"frequency": have, "zone": "UTC"}, asking=(), zone="UTC", opening=False
+    )
+    assert found["frequency"] == frequency
+    assert "details" not in found  # "moment", "bitte" and a day are no details
+
+
+def test_a_slack_direct_message_goes_to_the_person() -> None:
+    found = read_slots(
+        "grabs new linear issues evry weekday 8am and dms them to me on slack @jordan",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert found["destination"] == "Slack @jordan"
+    assert found["frequency"] == "weekdays 08:00"  # "evry" is "every"
