@@ -205,6 +205,8 @@ def _with_prose(
         wizard_asking=ctx.wizard_asking if wizard is not None else prose.asking,
         last_agent=prose.last_agent or ctx.last_agent,
         last_run=prose.last_run or ctx.last_run,
+        answering=prose.answering,
+        about_skills=prose.about_skills,
     )
 
 
@@ -358,7 +360,8 @@ def _follow_up(
             and not watches
             and (asks or acts)
             and LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
-            and probs[top] >= (0.5 if asks else 0.85)
+            # A wizard only proposed (an offer waiting for a yes) asked nothing to answer.
+            and probs[top] >= (0.5 if asks or ctx.offer is not None else 0.85)
             and not answered
             and n_units >= 2
         )
@@ -433,13 +436,29 @@ def _follow_up(
         # "and the enterprise one?" right after the Team plan's price: the same question.
         return _Decision(ActionType.QUERY_INFO, 0.7, "asks the same about another")
 
+    if _UNDO_RE.search(parsed.norm) and n_units <= 6:
+        # "actually undo that" right after a change or a creation changes that agent back;
+        # right after an administration step, it is one more.
+        if ctx.prev_intent in (ActionType.UPDATE_AGENT, ActionType.CREATE_AGENT):
+            return _Decision(ActionType.UPDATE_AGENT, 0.75, "undoes what was just done to an agent")
+        if ctx.prev_intent == ActionType.MANAGE_PLATFORM:
+            return _Decision(ActionType.MANAGE_PLATFORM, 0.75, "undoes an administration step")
+
     if (
-        _UNDO_RE.search(parsed.norm)
+        ctx.prev_intent is not None
+        and ctx.prev_intent != ActionType.UNKNOWN
+        and _SAME_FOR_RE.match(parsed.norm)
         and n_units <= 6
-        and ctx.prev_intent in (ActionType.UPDATE_AGENT, ActionType.CREATE_AGENT)
     ):
-        # "actually undo that" right after a change or a creation changes that agent back.
-        return _Decision(ActionType.UPDATE_AGENT, 0.75, "undoes what was just done to an agent")
+        # "same for Lucía" right after Priya got editor access: the same, for her.
+        return _Decision(ctx.prev_intent, 0.72, f"the same ({ctx.prev_intent}) for another")
+
+    if _SAME_KIND_RE.search(parsed.norm) and "source" in entities and ctx.wizard is None:
+        # "can I get the same kind of thing for Linear?": a new agent like the one discussed.
+        return _Decision(ActionType.CREATE_AGENT, 0.75, "asks for a new agent like the last one")
+
+    if ctx.about_skills and _BUILD_ONE_RE.search(parsed.norm) and n_units <= 6:
+        return _Decision(ActionType.CREATE_SKILL, 0.75, "asks to build the skill just talked about")
 
     if _EXAMPLES_RE.match(parsed.norm):
         return _Decision(ActionType.QUERY_INFO, 0.75, "asks for examples of what was just said")
@@ -462,6 +481,19 @@ def _follow_up(
         entities.setdefault("agent", target)
         return _Decision(ActionType.EXECUTE_TASK, 0.88, f"repeats the last run ({target})")
 
+    if (
+        ctx.answering is not None
+        and "?" not in parsed.norm
+        and not is_denial(parsed)
+        and not is_cancel(parsed)
+        and n_units <= 14
+    ):
+        # A plain answer to the open question the text asked goes on with what was asked for,
+        # unless it is confidently a request of its own.
+        probs = _softmax(logits)
+        top = max(range(len(probs)), key=probs.__getitem__)
+        if LABELS[top] in (ctx.answering, ActionType.UNKNOWN) or probs[top] < 0.9:
+            return _Decision(ctx.answering, 0.7, f"answers the question asked for {ctx.answering}")
     if ctx.prev_intent is not None and ctx.prev_intent != ActionType.UNKNOWN:
         if is_affirmation(parsed) and ctx.offer is None:
             logits[_INDEX[ctx.prev_intent]] += 2.0
@@ -489,6 +521,16 @@ _MORE_OF_THE_SAME_RE = re.compile(
     r"^(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
     r"y que hay de|et pour|und was ist mit)\b|\b(?:too|as well|also)\s*\??$"
 )
+_SAME_FOR_RE = re.compile(
+    r"^(?:and |also |now |ok |okay )?(?:(?:do |just )?the same|same|ditto|idem|lo mismo|"
+    r"pareil|la meme chose|das gleiche|dasselbe|o mesmo|a mesma coisa)\s+"
+    r"(?:for|with|para|con|pour|avec|fur|fuer|mit|com)\b"
+)
+_SAME_KIND_RE = re.compile(
+    r"\bsame (?:kind of |sort of )?(?:thing|setup|agent|one|alert|monitor|report|digest)s?\s+"
+    r"(?:but )?(?:for|on|with|from)\b"
+)
+_BUILD_ONE_RE = re.compile(r"\b(?:build|create|make|set up|write) (?:one|it|that)\b")
 _UNDO_RE = re.compile(
     r"\b(?:undo|revert|roll (?:it |that )?back|put it back|change it back|set it back|"
     r"deshaz|deshacer|revierte|annule[rz]?|retabli[sr]|ruckgangig|rueckgaengig|desfaz|desfazer|"

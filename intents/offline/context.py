@@ -49,6 +49,11 @@ class Context:
     last_run: str | None = None
     has_history: bool = False
     informed: bool = False  # the previous assistant turn carried metadata to read
+    # The text asked an open question ("Which provider should it call?") while the user was
+    # asking for this: a plain answer goes on with it.
+    answering: ActionType | None = None
+    # The text was about skills ("there's no Confluence skill yet"): "build one" means a skill.
+    about_skills: bool = False
 
 
 def _meta(turn: Mapping[str, Any]) -> Mapping[str, Any]:
@@ -162,7 +167,8 @@ _RECAP_RE = re.compile(
     r"what(?:s| is| do you)? (?:left|still need|missing)|"
     r"what do you need from me|where was i|pick up where|continue where|"
     r"resume(?!\s+(?:it|that|this|them|the|my|our|all|\w+[-_]\w+))|"
-    r"donde (?:estabamos|quedamos|nos quedamos)|en que (?:estabamos|quedamos)|"
+    r"donde (?:estabamos|quedamos|nos quedamos)|en que (?:estabamos|quedamos|ibamos)|"
+    r"por donde (?:ibamos|iba)|"
     r"ou en etions|ou on en etait|ou en sommes|on en etait ou|wo waren wir|wo war ich|"
     r"wo sind wir stehen|onde (?:paramos|estavamos|ficamos)|em que ponto)\b"
 )

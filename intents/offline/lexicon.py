@@ -106,7 +106,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "kick-off|kickoff|kicks off|fire off|fire up|invoke*|ejecut*|corre|correr|corra|corre lo|"
         "lanza*|lanc*|demarr*|declench*|ausfuhr*|ausfuehr*|fuhr aus|fuhre aus|fuehr aus|"
         "starte|starten|startet|laufen lassen|lass laufen|lauf|rodar|roda|rode|rodando|rodem|"
-        "dispar*|iniciar|inicia|inicie|arranc*|go ahead and run|spin it|process it",
+        "dispar*|iniciar|inicia|inicie|arranc*|go ahead and run|spin it|process it|fire it off|"
+        "fire that off|kick it off",
     ),
     (
         "start",
@@ -513,8 +514,9 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
     (
         "recur",
         "RECUR",
-        "every|each|daily|weekly|monthly|hourly|nightly|yearly|quarterly|"
-        "annually|biweekly|fortnightly|recurring|recurrent|regularly|routinely|periodic*|"
+        "every|each|daily|weekly|monthly|hourly|nightly|yearly|quarterly|evry|evrey|nitely|"
+        "every nite|each nite|dialy|annually|biweekly|fortnightly|recurring|recurrent|"
+        "regularly|routinely|periodic*|"
         "schedule|scheduled|scheduling|schedules|sched|schd|cron|cada|diario|diaria|diariamente|semanal|"
         "semanalmente|mensual|mensualmente|chaque|quotidien*|hebdomadaire*|mensuel*|"
         "jeden|jede|jeder|jedes|toda|todo|taglich|taeglich|wochentlich|woechentlich|monatlich|"
@@ -611,7 +613,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "exactly|affirmative|confirm|confirmed|si|claro|vale|dale|de acuerdo|por supuesto|"
         "oui|d accord|bien sur|ouais|volontiers|ja|jawohl|genau|klar|gerne|passt|sim|pode|"
         "isso|beleza|com certeza|claro que sim|yes please|that works|works for me|"
-        "that one works|ship it|proceed|carry on|continue",
+        "that one works|ship it|proceed|carry on|continue|looks good|lgtm|go on|adelante|"
+        "vas-y|allez-y|los gehts|bora|manda ver|fire away",
     ),
     (
         "cancel",

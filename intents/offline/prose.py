@@ -34,6 +34,12 @@ _PROPOSAL_LEADS = (
     r"shall i|should i|want me to|would you like me to|do you want me to|like me to|"
     r"quieres que|deseas que|soll ich|quer que"
 )
+# "I can build a watcher that … — just say the word." proposes without a question.
+_SAY_THE_WORD_RE = re.compile(
+    r"\b(?:just say the word|say the word|just say (?:yes|go)|let me know if you(?:'d like| want)"
+    r"(?: me to)?(?: it)?|if you(?:'d like| want),? i can)\b",
+    re.IGNORECASE,
+)
 _OFFER_RE = re.compile(
     rf"\b(?:{_PROPOSAL_LEADS}|"
     r"would that help|would it help|want (?:to|that)|would you like to|do you want to|"
@@ -46,9 +52,12 @@ _OFFER_RE = re.compile(
 # lena@…", "retry", "add it to…".
 _PROPOSED_RE = re.compile(
     rf"\b(?:{_PROPOSAL_LEADS}|can i|may i|voulez-vous que je|veux-tu que je|tu veux que je|"
-    r"quer que eu)\s+(.+)$",
+    r"quer que eu|do you want to|would you like to)\s+(.+)$",
     re.IGNORECASE,
 )
+_CREATE_IT_RE = re.compile(r"\b(?:create|build|set up|make) (?:it|this|that|them)\b", re.I)
+# "I can build a watcher that …": what is offered, after its lead.
+_OFFERED_RE = re.compile(r"^.*?\b(?:i can|i could|i'?d be happy to|happy to)\s+", re.I)
 # "start building it", "start the Slack setup": what starts is in the rest, for the model.
 _ASPECT_RE = re.compile(r"(?:start|begin|go ahead)\b", re.I)
 # What a listed option or a list's question asks for, by its leading verb; the model judges
@@ -67,7 +76,8 @@ _VERB_RULES = (
         r"\s*(?:agent|monitor|automation|bot)\b", re.I)),
     (ActionType.QUERY_INFO, re.compile(
         r"^(?:show|list|explain|tell|see|view|display|check (?:when|what|how|the status)|"
-        r"look at|describe|what|how|give me (?:the )?details)\b", re.I)),
+        r"look at|describe|what|how|give me (?:the )?details|details? (?:on|about|of)|"
+        r"more about|info(?:rmation)? (?:on|about))\b", re.I)),
     (ActionType.EXECUTE_TASK, re.compile(
         r"^(?:run|re-?run|re-?try|try (?:it )?again|generate|start|trigger|kick off|produce|"
         r"pull|send (?:the|a|this) (?:report|summary|digest) now)\b", re.I)),
@@ -82,7 +92,8 @@ _LIST_ASKS = (
     (ActionType.QUERY_INFO, re.compile(
         r"\b(?:details?|more about|know more|see|look at|tell you|info|information|explain|"
         r"history|status)\b", re.I)),
-    (ActionType.EXECUTE_TASK, re.compile(r"\b(?:run|start|trigger|kick off|execute)\b", re.I)),
+    (ActionType.EXECUTE_TASK, re.compile(
+        r"\b(?:run|start|trigger|kick off|execute|retry|re-?run)\b", re.I)),
 )  # fmt: skip
 # Not Spanish "o": in Portuguese it is the article ("Quer que eu rode o relatório?").
 _OR_RE = re.compile(r",?\s+(?:or|ou|oder)\s+", re.I)
@@ -164,6 +175,8 @@ class Prose:
     last_agent: str | None = None
     last_run: str | None = None
     named: tuple[str, ...] = field(default_factory=tuple)
+    answering: ActionType | None = None
+    about_skills: bool = False
 
 
 def _agent_names(text: str, known: Sequence[str]) -> list[str]:
@@ -306,6 +319,13 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         if proposed and not _ASPECT_RE.match(proposed.group(1))
         else None
     )
+    if not question and _SAY_THE_WORD_RE.search(text):
+        # No question mark, still a proposal: the sentence that makes it says what.
+        said = [s.strip() for s in _SENTENCE_RE.findall(text) if s.strip()]
+        offer_text = said[-1] if said else text
+        offer = _by_verb(_OFFERED_RE.sub("", offer_text), _VERB_RULES) or judge(offer_text)[0]
+        if offer == ActionType.UNKNOWN:
+            offer, offer_text = None, ""
     if yes_no and _OFFER_RE.search(question) and (not asking or proposed_action):
         # What is proposed: the question with the sentence that says what "it" is.
         sentences = [s.strip() for s in _SENTENCE_RE.findall(before) if s.strip()]
@@ -314,7 +334,9 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         targets = "|".join(["it", "them", *(re.escape(name) for name in named)])
         if named and re.search(rf"\b(?:run|rerun|re-run) (?:{targets})\b", question, re.I):
             offer = ActionType.EXECUTE_TASK
-        if _BULLET_RE.search(text) and re.search(r"\bcreate\b|\bready\b", question, re.I):
+        bullets = _BULLET_RE.search(text) and re.search(r"\bcreate\b|\bready\b", question, re.I)
+        if bullets or _CREATE_IT_RE.search(question):
+            # "Shall I go ahead and create it?" after a plan: the thing planned.
             offer = ActionType.CREATE_SKILL if _SKILL_RE.search(text) else ActionType.CREATE_AGENT
         if offer == ActionType.UNKNOWN:
             offer = None
@@ -347,7 +369,16 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
             prev_intent = ActionType.CREATE_AGENT
         elif _DESCRIBES_RE.search(text):
             prev_intent = ActionType.QUERY_INFO
+    answering: ActionType | None = None
+    open_question = bool(question) and _WH_RE.match(question) is not None and len(in_question) < 2
+    if open_question and wizard is None and offer is None and not alternatives and users:
+        # "Which exchange-rate provider should it call?" while the user was building a skill.
+        action, confidence = judge(users[0])
+        if action != ActionType.UNKNOWN and confidence >= 0.6:
+            answering = action
     return Prose(
+        answering=answering,
+        about_skills=bool(_SKILL_RE.search(text)) and not named,
         offer=offer,
         offer_text=offer_text,
         wizard=wizard,

@@ -364,8 +364,14 @@ def find_days(norm: str) -> list[str]:
 
 
 # Misspellings common enough to read as the word ("evry weekday", "dialy").
-_TYPOS_RE = re.compile(r"\b(?:evry|evrey|eveyr|everey)\b|\b(?:dialy|dayly)\b|\bwkly\b")
-_TYPOS = {"dialy": "daily", "dayly": "daily", "wkly": "weekly"}
+_TYPOS_RE = re.compile(r"\b(?:evry|evrey|eveyr|everey|dialy|dayly|wkly|nite|nitely)\b")
+_TYPOS = {
+    "dialy": "daily",
+    "dayly": "daily",
+    "wkly": "weekly",
+    "nite": "night",
+    "nitely": "nightly",
+}
 
 
 def find_schedule(norm: str) -> tuple[str, str] | None:

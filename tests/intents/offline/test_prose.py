@@ -394,3 +394,38 @@ def test_a_proposal_to_attach_something_to_an_agent_is_a_change() -> None:
         "can read PDF invoices too?"
     )
     assert classify("yes", said(text, "build me an invoice parser skill"))[0] == "update_agent"
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "reply", "action"),
+    [
+        # A proposal without a question mark.
+        ("competitors keep changing prices", "I can build a watcher that checks their pricing "
+         "pages every night and emails you a diff — just say the word.", "do it", "create_agent"),
+        ("plan a churn agent", "Here's the plan: a new agent called churn-watch that checks "
+         "HubSpot every morning. Shall I create it?", "looks good, go", "create_agent"),
+        ("I want a calendar skill", "Here's the summary: skill 'calendar-free-slots'. Shall I go "
+         "ahead and create it?", "sí, adelante", "create_skill"),
+        ("when does the jira monitor run?", "The Jira monitor is scheduled for 9:00 tomorrow. "
+         "Do you want to run it ahead of time?", "sim, roda agora", "execute_task"),
+        # A plain answer to an open question goes on with what the user asked for.
+        ("make an agent that watches our pull requests in the backend repo", "Sure. What "
+         "exactly should the agent check for in each pull request?", "whether anyone's been "
+         "waiting on a review for more than two days", "create_agent"),
+        ("change what the finance bot looks for", "No problem. What should the new "
+         "instructions for financial-analyzer say?", "flag any expense line that grows more "
+         "than 15% month over month", "update_agent"),
+        # The same for someone else; undoing an administration step; a skill talked about.
+        ("give Priya editor access", "Done: Priya now has editor access to the workspace.",
+         "same for Lucía", "manage_platform"),
+        ("remove kenji@acme.com from the workspace", "Done: I've removed Kenji from the "
+         "workspace and revoked his sessions.", "wait, undo that",
+         "manage_platform"),
+        ("can the notion bot read Confluence?", "Not today: there's no Confluence skill in "
+         "your workspace yet.", "then let's build one", "create_skill"),
+    ],
+)  # fmt: skip
+def test_replies_to_proposals_questions_and_steps_just_taken(
+    user: str, text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text, user))[0] == action
