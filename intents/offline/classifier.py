@@ -154,10 +154,18 @@ def _classify(
     if injected:
         feats.append("x:injection")
     logits = eng.model.logits(feats)
-    if _a_run_for_a_period(parsed, entities):
-        # "the notion reporter for last week": a run for that period, not a new setting.
+    # "the notion reporter for last week": a run for that period, not a new setting.
+    run_for_period = _a_run_for_a_period(parsed, entities)
+    if run_for_period:
         logits[_INDEX[ActionType.EXECUTE_TASK]] += 2.5
     decision = _follow_up(parsed, ctx, logits, entities)
+    if (
+        decision is None
+        and run_for_period
+        and "AGENT" in parsed.concepts
+        and not parsed.concepts & _A_NEW_ONE
+    ):
+        decision = _Decision(ActionType.EXECUTE_TASK, 0.8, "runs the agent named for that period")
     if decision is None:
         decision = _from_model(eng, parsed.concepts, logits, injected)
     if decision.action in _AGENT_ACTIONS and "agent" not in entities:
@@ -548,6 +556,7 @@ _EXAMPLES_RE = re.compile(
 )
 # "now the third one please" right after a run from the list: the same for that one.
 _NOW_THE_OTHER_RE = re.compile(r"^(?:now|next|then)\s+(?:the|that)\s+(?:\w+\s+)?one\b")
+_A_NEW_ONE = frozenset({"V_CREATE", "ADJ_NEW", "V_WATCH", "N_SKILL"})
 _AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
 _NOT_A_RUN = frozenset({"V_ADD", "V_CONFIGURE", "Q_PAST", "Q_UNSURE"})
 _SETTING_KEYS = frozenset({"schedule", "frequency", "destination", "time", "new_name"})
