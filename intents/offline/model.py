@@ -1,16 +1,21 @@
 """The learned part of the offline classifier: features and a multinomial logistic regression.
 
 The model is trained from ``intents/data/training.jsonl`` on first use (a few seconds,
-deterministic) and kept for the life of the process.
+deterministic) and kept for the life of the process, and its weights in a file that the next
+process loads instead of training (``OMNIFORGE_MODEL_CACHE_DIR``, else a directory of the
+user's own under the system's temporary directory).
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import json
 import math
+import os
 import random
+import tempfile
 import threading
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -222,12 +227,17 @@ class Engine:
     model: Model
 
 
-def build_engine(examples: Sequence[TrainingExample]) -> Engine:
-    """Vocabulary, analyzer and model from a list of training examples."""
+def _analyzer_for(examples: Sequence[TrainingExample]) -> Analyzer:
+    """The lexicon with the training vocabulary (what typos are corrected towards)."""
     vocab: Counter[str] = Counter()
     for ex in examples:
         vocab.update(TOKEN_RE.findall(normalize(ex.message)))
-    analyzer = Analyzer(_lexicon(), vocab)
+    return Analyzer(_lexicon(), vocab)
+
+
+def build_engine(examples: Sequence[TrainingExample]) -> Engine:
+    """Vocabulary, analyzer and model from a list of training examples."""
+    analyzer = _analyzer_for(examples)
     default_keys = agent_keys(TRAINING_AGENTS)
     rows: list[tuple[list[str], int]] = []
     for ex in examples:
@@ -252,10 +262,61 @@ _engine_lock = threading.Lock()
 
 
 def engine() -> Engine:
-    """The process-wide engine, trained once on first use (the startup thread's or a turn's)."""
+    """The process-wide engine, trained once on first use (the startup thread's or a turn's).
+
+    The trained weights are kept in a file keyed by everything they depend on, so a restarted
+    process loads them in a fraction of a second instead of training (CPU-bound, a few seconds
+    during which the process serves little else).
+    """
     global _engine
     if _engine is None:
         with _engine_lock:
             if _engine is None:
-                _engine = build_engine(load_training())
+                _engine = _cached_engine(load_training())
     return _engine
+
+
+# What the weights depend on: the training data and the code that turns text into features.
+_SOURCES = (TRAINING_PATH, *(Path(__file__).parent / n for n in ("lexicon.py", "text.py")),
+            Path(__file__))  # fmt: skip
+
+
+def _cache_file() -> Path | None:
+    """Where the weights are kept: a directory only this user may write, else no cache."""
+    root = os.environ.get("OMNIFORGE_MODEL_CACHE_DIR") or os.path.join(
+        tempfile.gettempdir(), f"omniforge-{os.getuid()}"
+    )
+    try:
+        os.makedirs(root, mode=0o700, exist_ok=True)
+        info = os.stat(root)
+    except OSError:
+        return None
+    if info.st_uid != os.getuid() or info.st_mode & 0o022:
+        return None  # someone else could plant weights there
+    digest = hashlib.sha256()
+    for source in _SOURCES:
+        digest.update(source.read_bytes())
+    return Path(root) / f"intents-model-{digest.hexdigest()[:32]}.json"
+
+
+def _cached_engine(examples: Sequence[TrainingExample]) -> Engine:
+    path = _cache_file()
+    if path is not None and path.exists():
+        try:
+            weights = json.loads(path.read_text(encoding="utf-8"))
+            if all(isinstance(w, list) and len(w) == N_LABELS for w in weights.values()):
+                return Engine(
+                    analyzer=_analyzer_for(examples),
+                    model=Model({f: tuple(float(x) for x in w) for f, w in weights.items()}),
+                )
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass  # unreadable or from another version: train again
+    built = build_engine(examples)
+    if path is not None:
+        try:
+            partial = path.with_suffix(f".{os.getpid()}.tmp")
+            partial.write_text(json.dumps(built.model.weights), encoding="utf-8")
+            os.replace(partial, path)
+        except OSError:
+            pass  # a read-only disk only costs the next process its training time
+    return built
