@@ -111,8 +111,8 @@ def run() -> None:
 
     n_cases = len(cases)
     print_table(
-        f"Offline intent tier, µs per message ({n_cases} eval messages, model trained in "
-        f"{train_ms:.0f} ms)",
+        f"Offline intent tier, µs per message ({n_cases} eval messages, model ready in "
+        f"{train_ms:.0f} ms: trained, or loaded from its cache)",
         ["classifier", "calls", "p50 µs", "p95 µs", "max µs", "p50 vs keywords", "eval accuracy"],
         [
             row("classify_offline, first pass (cold caches)", cold, correct / n_cases),

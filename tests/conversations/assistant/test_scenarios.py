@@ -57,7 +57,7 @@ def load(name: str) -> list[dict[str, Any]]:
 DEV = load("dev.jsonl") + load("dev2.jsonl")
 # Later rounds, tuned on and not all passing yet: one counted test each, with a floor, every
 # failed check printed. First runs: dev3 188/260, dev4 373/459, dev5 399/502 checks.
-COUNTED = (("dev3.jsonl", 0.88), ("dev4.jsonl", 0.0), ("dev5.jsonl", 0.0))
+COUNTED = (("dev3.jsonl", 0.93), ("dev4.jsonl", 0.98), ("dev5.jsonl", 0.88))
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"
 # Frozen: the checksum the scenarios were written with (scenarios/heldout.sha256).
@@ -438,9 +438,9 @@ def test_heldout_scenarios(world: World) -> None:
         passed += outcome.passed
         total += len(outcome.checks)
     print(f"\nheld-out scenarios: {passed}/{total} checks")
-    # The floor sits under the score recorded in docs/BENCHMARKS.md (191/206 on 2026-11-24,
-    # 170/206 before), set from the total alone; an environment may raise it.
-    floor = float(os.environ.get("OMNIFORGE_HELDOUT_FLOOR", "0.90"))
+    # The floor sits under the score recorded in docs/BENCHMARKS.md (202/206 at the end of the
+    # fourth session; 191 and 170 before), set from the total alone; an environment may raise it.
+    floor = float(os.environ.get("OMNIFORGE_HELDOUT_FLOOR", "0.95"))
     assert total > 0
     assert hashlib.sha256(HELDOUT_PATH.read_bytes()).hexdigest() == HELDOUT_SHA256
     assert passed / total >= floor, f"held-out scenarios: {passed}/{total} checks, floor {floor}"

@@ -19,30 +19,32 @@ import pytest
 from intents.evaluation import load_dataset, run_cases
 
 DATA = Path(__file__).resolve().parents[3] / "intents" / "data"
-# Per category: (floor, cases). Recorded 2026-11-24: 335/381 (0.879).
+# Per category: (floor, cases). Recorded 2026-11-24: 335/381 (0.879); 342/381 (0.898) at the
+# end of the fourth session.
 BLIND_FLOORS = {
     "direct": 0.95,
     "paraphrase": 0.89,
-    "implicit": 0.71,
-    "contextual": 0.85,
+    "implicit": 0.84,
+    "contextual": 0.88,
     "ambiguous": 0.57,
-    "out_of_scope": 0.91,
+    "out_of_scope": 0.95,
     "noisy": 0.90,
     "long": 0.75,
     "injection": 0.88,
     "non_english": 0.91,
 }
 
-# The second frozen set (intents/data/eval_blind2.md). Recorded 2026-11-24: 224/250 (0.896).
+# The second frozen set (intents/data/eval_blind2.md). Recorded 2026-11-24: 224/250 (0.896);
+# 227/250 (0.908) at the end of the fourth session.
 BLIND2_FLOORS = {
     "direct": 0.95,
     "paraphrase": 0.90,
-    "implicit": 0.80,
-    "contextual": 0.80,
+    "implicit": 0.83,
+    "contextual": 0.85,
     "ambiguous": 0.80,
     "out_of_scope": 0.93,
     "noisy": 0.95,
-    "long": 0.80,
+    "long": 0.90,
     "injection": 0.90,
     "non_english": 0.84,
 }
@@ -70,14 +72,14 @@ def test_the_second_blind_set_is_the_one_that_was_frozen() -> None:
 
 def test_the_second_blind_set_holds_its_floors_in_every_category() -> None:
     overall, per_category = _scores("eval_blind2.jsonl")
-    assert overall >= 0.88, overall
+    assert overall >= 0.90, overall
     below = {c: round(score, 3) for c, score in per_category.items() if score < BLIND2_FLOORS[c]}
     assert below == {}, below
 
 
 def test_the_blind_set_holds_its_floors_in_every_category() -> None:
     overall, per_category = _scores("eval_blind.jsonl")
-    assert overall >= 0.86, overall
+    assert overall >= 0.89, overall
     below = {c: round(score, 3) for c, score in per_category.items() if score < BLIND_FLOORS[c]}
     assert below == {}, below
 
@@ -87,8 +89,11 @@ def test_the_blind_set_holds_its_floors_in_every_category() -> None:
     [
         ("dev_followups.jsonl", 0.93),
         ("dev_phrasing.jsonl", 0.90),
-        ("dev_hard.jsonl", 0.85),
-        ("dev_mixed.jsonl", 0.86),
+        ("dev_hard.jsonl", 0.88),
+        ("dev_mixed.jsonl", 0.88),
+        ("dev_r6.jsonl", 0.83),
+        ("dev_r7.jsonl", 0.83),
+        ("dev_r8.jsonl", 0.89),
     ],
 )
 def test_the_dev_sets_hold_their_floors(name: str, floor: float) -> None:
