@@ -46,13 +46,13 @@ _ABOUT_SETTINGS_RE = re.compile(
     r"o[uù] (?:est|va|publie)|wohin|wo (?:wird|postet)|onde)\b",
     re.IGNORECASE,
 )
-# "it", and the pronouns other languages use for it ("setz ihn fort", "páusalo", "mets-le").
 # "which of my agents are paused?", "¿cuáles están pausados?"
 _WHICH_PAUSED_RE = re.compile(
     r"\b(?:which|what|any|are|list|show|cu[aá]les|quels?|quelles?|welche|quais)\b.{0,40}"
     r"\b(?:paused|on hold|pausad[oa]s|en pause|pausiert)\b",
     re.IGNORECASE,
 )
+# "it", and the pronouns other languages use for it ("setz ihn fort", "pausa lo", "mets-le").
 _PRONOUN_RE = re.compile(
     r"\b(it|that one|this one|that agent|this agent|the agent|ihn|lo|la|le|ele|ela|él)\b", re.I
 )
@@ -348,7 +348,9 @@ _RESUME_RE = re.compile(
 )
 _PAUSE_RE = re.compile(
     r"\b(?:pause|pausa|pausar|pausiere\w*|pausier\w*|en pause|suspend\w*|disable|deactivate|"
-    r"desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|turn (?:it |\S+ )?off|switch (?:it |\S+ )?off|"
+    # "turn it off", not "turn off the email part" (a change of what it does).
+    r"desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|(?:turn|switch) (?:it|that|this) off|"
+    r"(?:turn|switch) off (?:it|that|this|[\w-]+-[\w-]+)\b|"
     r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
     re.IGNORECASE,
 )
