@@ -36,7 +36,7 @@ from intents.offline.context import (
 )
 from intents.offline.entities import entities_from
 from intents.offline.guard import drop_retracted, strip_meta
-from intents.offline.lexicon import AGENT_WORD
+from intents.offline.lexicon import AGENT_WORD, words
 from intents.offline.model import LABELS, Engine, engine, features
 from intents.offline.prose import read_prose
 from intents.offline.text import AgentKeys, Parsed, agent_keys, normalize, parse
@@ -158,6 +158,12 @@ def _classify(
     run_for_period = _a_run_for_a_period(parsed, entities)
     if run_for_period:
         logits[_INDEX[ActionType.EXECUTE_TASK]] += 2.5
+    if _names_what_an_agent_makes(parsed, entities, names):
+        # "Stop the daily Jira emails", "the weekly Notion thing": what an existing agent
+        # sends, named by its tool; a change to it, not a new agent.
+        create, update = _INDEX[ActionType.CREATE_AGENT], _INDEX[ActionType.UPDATE_AGENT]
+        if logits[create] == max(logits):
+            logits[update] = logits[create] + 0.5
     decision = _follow_up(parsed, ctx, logits, entities)
     if (
         decision is None
@@ -166,6 +172,22 @@ def _classify(
         and not parsed.concepts & _A_NEW_ONE
     ):
         decision = _Decision(ActionType.EXECUTE_TASK, 0.8, "runs the agent named for that period")
+    if decision is None and _HOW_DO_I_RE.match(parsed.norm):
+        # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
+        logits[_INDEX[ActionType.QUERY_INFO]] += 2.0
+    if decision is None and _only_an_agent(parsed):
+        # "jira monitor", "the money one": an agent named and nothing asked of it. Show it, and
+        # say a run is the other reading ("again" makes it a run).
+        if {"T_AGAIN", "ADJ_SAME"} & parsed.concepts:
+            decision = _Decision(ActionType.EXECUTE_TASK, 0.75, "names an agent to run again")
+        else:
+            decision = _Decision(
+                ActionType.QUERY_INFO,
+                0.6,
+                "names an agent and nothing to do with it",
+                alternative=ActionType.EXECUTE_TASK,
+                ambiguous=True,
+            )
     if decision is None:
         decision = _from_model(eng, parsed.concepts, logits, injected)
     if decision.action in _AGENT_ACTIONS and "agent" not in entities:
@@ -556,6 +578,47 @@ _EXAMPLES_RE = re.compile(
 )
 # "now the third one please" right after a run from the list: the same for that one.
 _NOW_THE_OTHER_RE = re.compile(r"^(?:now|next|then)\s+(?:the|that)\s+(?:\w+\s+)?one\b")
+_HOW_DO_I_RE = re.compile(r"^(?:so |and |ok |hmm )?how (?:do|can|would|should|could) (?:i|we)\b")
+_NOTHING_ASKED = frozenset({"AGENT", "N_AGENT", "N_REPORT", "T_AGAIN", "ADJ_SAME", "ORD", "POSS"})
+
+
+def _only_an_agent(parsed: Parsed) -> bool:
+    """Nothing but an agent's name or nickname ("jira monitor", "the notion thing again")."""
+    concepts = parsed.concepts
+    return (
+        "AGENT" in concepts
+        and concepts <= _NOTHING_ASKED
+        and len(parsed.units) <= 5
+        and "?" not in parsed.norm
+        # "duplicate the notion reporter": a word the lexicon does not know may be the verb.
+        and all(u.concepts or u.canon in _FILLER_WORDS for u in parsed.units)
+    )
+
+
+_FILLER_WORDS = words(
+    "the my our that this thing one stuff pls please el la le les der die das den o a os as "
+    "lo un una"
+)
+
+
+_WHAT_IT_MAKES_RE = re.compile(
+    r"\b(?:the|my|our|o|a|la|le|l|el|die|der|das|den|os|as)\s+(?:\w+\s+){0,2}?"
+    r"(?:alerts?|emails?|pings?|notifications?|thing|one|resumo|resumen|alerte|alertes|"
+    r"warnungen|mails|summary|digest|report|recap)\b"
+)
+
+
+def _names_what_an_agent_makes(
+    parsed: Parsed, entities: Mapping[str, str], names: Sequence[str]
+) -> bool:
+    return (
+        not parsed.concepts & (_A_NEW_ONE | {"T_AGAIN"})  # "again" asks for a run
+        and "agent" not in entities
+        and _agent_by_source(entities, names) is not None
+        and _WHAT_IT_MAKES_RE.search(parsed.norm) is not None
+    )
+
+
 _A_NEW_ONE = frozenset({"V_CREATE", "ADJ_NEW", "V_WATCH", "N_SKILL"})
 _AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
 _NOT_A_RUN = frozenset({"V_ADD", "V_CONFIGURE", "Q_PAST", "Q_UNSURE"})

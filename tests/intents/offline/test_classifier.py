@@ -535,3 +535,28 @@ def test_a_request_the_writer_took_back_is_not_the_request(message: str, expecte
 )
 def test_not_knowing_where_or_whether_an_agent_did_something_is_a_question(message: str) -> None:
     assert _classify(message).action_type == ActionType.QUERY_INFO
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        # What an existing agent sends, named by its tool: a change to it, not a new agent.
+        ("Tone down the jira alerts so they only cover tickets a week late", "update_agent"),
+        ("we won't need the daily jira pings during the offsite", "update_agent"),
+        # A new one is still a new one.
+        ("create an agent that emails me the jira alerts every morning", "create_agent"),
+        # How to do something is a question, whatever it is about.
+        ("how do I get the notion one to post on Fridays", "query_info"),
+    ],
+)
+def test_readings_of_what_an_agent_does(message: str, action: str) -> None:
+    assert _classify(message).action_type.value == action
+
+
+def test_an_agent_named_alone_is_shown_with_a_run_as_the_other_reading() -> None:
+    result = _classify("jira monitor")
+    assert (result.action_type.value, result.is_ambiguous) == ("query_info", True)
+    assert result.alternative_action is not None
+    assert result.alternative_action.value == "execute_task"
+    assert _classify("the jira monitor again").action_type.value == "execute_task"
+    assert _classify("duplicate the notion reporter").action_type.value != "query_info"
