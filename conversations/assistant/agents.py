@@ -40,11 +40,7 @@ _WHO_WHERE_RE = re.compile(
 )
 # A question about an agent's settings: when, where it posts, what it reads.
 _ABOUT_SETTINGS_RE = re.compile(
-    rf"{_WHEN_RE.pattern}|\b(?:where (?:does|will|is)|which channel|what does it|d[oó]nde|"
-    r"who (?:gets|receives|will get|is getting)|qui[eé]n recibe|qui re[çc]oit|wer bekommt|"
-    r"quem recebe|"
-    r"o[uù] (?:est|va|publie)|wohin|wo (?:wird|postet)|onde)\b",
-    re.IGNORECASE,
+    rf"{_WHEN_RE.pattern}|{_WHO_WHERE_RE.pattern}|\bwhat does it\b", re.IGNORECASE
 )
 # "which of my agents are paused?", "¿cuáles están pausados?"
 _WHICH_PAUSED_RE = re.compile(
@@ -391,14 +387,28 @@ def _pause_or_resume(state: AssistantState, agent: Agent, paused: bool) -> Outco
     )  # fmt: skip
 
 
+def pause_or_resume(
+    turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str
+) -> Outcome | None:
+    """ "pause the second one", "setz ihn wieder fort": done, or None when the message asks
+    neither or names no agent."""
+    paused = pause_wanted(text)
+    if paused is None:
+        return None
+    agent = resolve_agent(turn, state, entities, text)
+    if agent is None:
+        return None
+    return _pause_or_resume(state.replace(last_agent=agent.name), agent, paused)
+
+
 def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
+    paused = pause_or_resume(turn, state, entities, text)
+    if paused is not None:
+        return paused
     agent = resolve_agent(turn, state, entities, text)
     if agent is None:
         return which_agent(turn, state, ActionType.UPDATE_AGENT, "Change")
     state = state.replace(last_agent=agent.name)
-    paused = pause_wanted(text)
-    if paused is not None:
-        return _pause_or_resume(state, agent, paused)
     found = {**extract_entities(text), **{k: v for k, v in entities.items() if v}}
     before = dict(agent.config or {})
     changes: dict[str, str] = {}
@@ -453,8 +463,7 @@ def _described_anew(
     new = description
     for key, value in changes.items():
         old = str(before.get(key) or "")
-        if old and old in new:
-            new = new.replace(old, value)
-        elif old and old.lower() in new.lower():
-            new = re.sub(re.escape(old), value.replace("\\", r"\\\\"), new, flags=re.IGNORECASE)
+        at = new.lower().find(old.lower()) if old else -1
+        if at >= 0:
+            new = new[:at] + value + new[at + len(old) :]
     return new if new != description else None

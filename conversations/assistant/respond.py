@@ -15,7 +15,6 @@ from typing import Any
 from conversations.agents import selectors as agent_selectors
 from conversations.agents.selectors import agent_refs
 from conversations.assistant import agents
-from conversations.assistant.agents import pause_wanted
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import (
@@ -200,15 +199,12 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     if action == ActionType.CREATE_AGENT and intent.confidence >= 0.45 and not _asked_for(turn):
         # A described chore, even one read with doubt: the proposal is itself the question.
         return wizard_step(turn, state, turn.message, proposal=True)
-    if (
-        action in _PAUSE_READINGS
-        and pause_wanted(turn.message) is not None
-        and not is_question(turn.message)
-        and agents.resolve_agent(turn, state, entities, turn.message) is not None
-    ):
+    if action in _PAUSE_READINGS and not is_question(turn.message):
         # "resume the third one again", "setz ihn wieder fort": pausing or resuming that agent,
         # whatever else the words could be read as (never a run).
-        return agents.update(turn, state, entities, turn.message)
+        paused = agents.pause_or_resume(turn, state, entities, turn.message)
+        if paused is not None:
+            return paused
     if intent.method != "fast_path" and (
         action == ActionType.UNKNOWN or intent.confidence < CLARIFY_BELOW or intent.is_ambiguous
     ):
