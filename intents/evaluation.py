@@ -27,6 +27,8 @@ DATASETS = (
     "dev_r6.jsonl",
     "dev_r7.jsonl",
     "dev_r8.jsonl",
+    "dev_r9.jsonl",
+    "dev_r10.jsonl",
 )
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (

@@ -94,6 +94,7 @@ def test_the_blind_set_holds_its_floors_in_every_category() -> None:
         ("dev_r6.jsonl", 0.83),
         ("dev_r7.jsonl", 0.83),
         ("dev_r8.jsonl", 0.89),
+        ("dev_r9.jsonl", 0.83),
     ],
 )
 def test_the_dev_sets_hold_their_floors(name: str, floor: float) -> None:
