@@ -172,9 +172,12 @@ def _classify(
         and not parsed.concepts & _A_NEW_ONE
     ):
         decision = _Decision(ActionType.EXECUTE_TASK, 0.8, "runs the agent named for that period")
+    if decision is None and ctx.last_agent and _RUN_IT_RE.search(parsed.norm):
+        # "ah right, forgot about that one. just run it now then": the agent just named, run.
+        logits[_INDEX[ActionType.EXECUTE_TASK]] += 1.5
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
-        logits[_INDEX[ActionType.QUERY_INFO]] += 2.0
+        logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
     if decision is None and _only_an_agent(parsed):
         # "jira monitor", "the money one": an agent named and nothing asked of it. Show it, and
         # say a run is the other reading ("again" makes it a run).
@@ -381,8 +384,9 @@ def _follow_up(
         naming = "name" in ctx.wizard_asking and len(parsed.tokens) <= 4
         # A question of its own ("quick question: how do tokens work?") is not an answer.
         asks = bool(concepts & _QUESTION_WORDS) and "?" in parsed.norm
-        # Without a verb, a phrase ("revenue by region and the top 5 deals") is an answer.
-        acts = any(c.startswith("V_") for c in concepts)
+        # Without a verb, a phrase ("revenue by region and the top 5 deals") is an answer; so
+        # is a list ("Account name, ARR and renewal date"), whatever its nouns look like.
+        acts = any(c.startswith("V_") for c in concepts) and not _A_LIST_RE.match(parsed.norm)
         # "watch the 'Q3 Launch' project for …" tells an agent wizard what to watch.
         watches = ctx.wizard == ActionType.CREATE_AGENT and "V_WATCH" in concepts and not asks
         switching = (
@@ -398,6 +402,9 @@ def _follow_up(
         opens_with_question = bool(_QUESTION_WORDS.intersection(parsed.units[0].concepts)) or (
             _ASIDE_RE.match(parsed.norm) is not None
         )
+        if asks and _YOUR_CALL_RE.search(parsed.norm):
+            # "what would you recommend?": the wizard's question, handed back.
+            return _Decision(ctx.wizard, 0.75, f"asks for a suggestion in the {ctx.wizard} wizard")
         if asks and opens_with_question and not answered and not naming and n_units >= 3:
             # "btw how do I get an API token?", "what time zone do you use by default?": a
             # question of its own, asked on the way.
@@ -538,6 +545,10 @@ def _follow_up(
 
 
 # "change the time to 9 and then create it": the offer, with a change first.
+_RUN_IT_RE = re.compile(
+    r"(?:^|[.,;!] |\b(?:just|then|so|ok|okay) )(?:run|rerun|re-run|trigger|kick off) "
+    r"(?:it|that one|that|this one)(?: now| again| once)?(?: then| instead| please)?\W*$"
+)
 _THEN_DO_IT_RE = re.compile(
     r"\b(?:and|then)\s+(?:then\s+)?(?:create|build|set up|make|run|send|do|start)\s+"
     r"(?:it|that|this|them)\b|\b(?:and|then)\s+go ahead\b"
@@ -565,6 +576,14 @@ _UNDO_RE = re.compile(
     r"\b(?:undo|revert|roll (?:it |that )?back|put it back|change it back|set it back|"
     r"deshaz|deshacer|revierte|annule[rz]?|retabli[sr]|ruckgangig|rueckgaengig|desfaz|desfazer|"
     r"reverte)\b"
+)
+# "Account name, ARR and renewal date": values listed, no request.
+_A_LIST_RE = re.compile(r"^[\w' -]{1,30}(?:, [\w' -]{1,30})+,? (?:and|or|y|o|et|ou|und|oder|e) ")
+_YOUR_CALL_RE = re.compile(
+    r"\b(?:what (?:would|do) you (?:recommend|suggest|normally do|usually do|do)|"
+    r"what(?:s| is) (?:usual|normal|common|recommended|best)|any (?:suggestions?|ideas?)|"
+    r"que (?:recomiendas|sugieres)|que (?:recommandes|conseilles|proposes)|"
+    r"was (?:empfiehlst|schlaegst) du)\b"
 )
 _ASIDE_RE = re.compile(r"^(?:btw|by the way|quick question|question|hmm|oh|wait|also)\b")
 _YES_NO_QUESTION_RE = re.compile(

@@ -155,8 +155,11 @@ def read_context(
 _FILLER = words(
     "please pls plz just then now ok okay so well thanks thank you one that this it do go "
     "ahead and the a lets let us for me sure yes really great perfect cool right away "
-    "por favor s il te plait vous bitte favor entonces alors dann entao"
+    "por favor s il te plait vous bitte favor entonces alors dann entao "
+    "oh ah thatd that would be sounds good idea nice awesome excellent love wonderful"
 )
+# "please" alone answers an offer as "yes" does.
+_PLEASE = words("please pls plz por favor bitte plait")
 _NUMBER_RE = re.compile(
     r"^(?:#|no\.? ?|nr\.? ?|n\.? ?|option ?|opcion ?|opcao ?|number ?|"
     r"numero ?|nummer ?)?([1-9])\b"
@@ -201,7 +204,7 @@ def is_affirmation(parsed: Parsed) -> bool:
     if not units or len(units) > 8:
         return False
     if not any("YES" in u.concepts for u in units[:3]):
-        return False
+        return len(units) <= 2 and all(u.canon in _PLEASE for u in units)
     if any("NO" in u.concepts for u in units[:2]):
         return False
     return len(_content(parsed)) <= 1

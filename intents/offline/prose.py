@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from intents.offline.lexicon import words
 from intents.types import ActionType, HistoryTurn
 
 # What the offline model makes of a sentence on its own: its action and probability.
@@ -25,6 +26,16 @@ _INLINE_ITEM_RE = re.compile(r"(?<![\w$.,])\(?([1-9])[.)][ \t]+(?=\S)")
 _ITEM_TAIL_RE = re.compile(r"[\s,;]*(?:\b(?:or|and|o|ou|oder|y|et|und)\b)?[\s,;]*$", re.I)
 _BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$", re.MULTILINE)
 _SLUG_RE = re.compile(r"(?<![\w@./-])([a-z][a-z0-9]*(?:[-_][a-z0-9]+){1,5})(?![\w@-])")
+# "dois-je", "doit-elle", "est-ce", "peut-on": French inversions, not agent names.
+# Hyphenated words of everyday English, not agent names.
+_COMMON_SLUGS = words(
+    "two-factor read-only follow-up real-time one-off sign-in log-in check-in opt-in add-on "
+    "built-in e-mail re-run on-call end-to-end day-to-day up-to-date month-end year-end "
+    "self-serve time-zone high-priority low-priority single-sign-on"
+)
+_INVERSION_RE = re.compile(
+    r"(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles|ce|moi|toi|le|la|les)$"
+)
 _EMAIL_RE = re.compile(r"^[\w.+-]+@[\w-]+\.[\w.]+")
 # A dot inside a word ("lena@brightlane.co", "2024.xlsx") does not end a sentence.
 _SENTENCE_RE = re.compile(r"(?:[^.!?\n]|\.(?=[\w/]))+[.!?]*")
@@ -44,6 +55,7 @@ _OFFER_RE = re.compile(
     rf"\b(?:{_PROPOSAL_LEADS}|"
     r"would that help|would it help|want (?:to|that)|would you like to|do you want to|"
     r"ready (?:to|for me to)|ok(?:ay)? to|sound(?:s)? good|go ahead|create it|set it up|"
+    r"^do it|^shall we|"
     r"te parece|voulez-vous|veux-tu|tu veux|souhaitez-vous|"
     r"moechtest du|mochtest du|willst du|posso)\b",
     re.IGNORECASE,
@@ -53,6 +65,13 @@ _OFFER_RE = re.compile(
 _PROPOSED_RE = re.compile(
     rf"\b(?:{_PROPOSAL_LEADS}|can i|may i|voulez-vous que je|veux-tu que je|tu veux que je|"
     r"quer que eu|do you want to|would you like to)\s+(.+)$",
+    re.IGNORECASE,
+)
+# What a proposal does to the workspace rather than to an agent.
+_PLATFORM_OBJECT_RE = re.compile(
+    r"^(?:\w+ ){0,3}(?:the |a |your |google |saml )?(?:sso|single sign-on|2fa|two-factor|"
+    r"connection|integration|oauth|plan|billing|invoices?|api keys?|seats?|roles?|"
+    r"permissions?|workspace|member|invite)\b",
     re.IGNORECASE,
 )
 _CREATE_IT_RE = re.compile(r"\b(?:create|build|set up|make) (?:it|this|that|them)\b", re.I)
@@ -105,7 +124,7 @@ _ASKING_LEAD_RE = re.compile(
     re.I,
 )
 _WH_RE = re.compile(
-    r"^(?:[\w ]{0,20}[:,-] )?(?:which|what|where|when|how|who|why|whose|cual|que|quel|quelle|"
+    r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what|where|when|how|who|why|whose|cual|que|quel|quelle|"
     r"ou|quand|comment|welche[rsmn]?|was|wo|wann|wie)\b",
     re.I,
 )
@@ -122,8 +141,9 @@ _ASKS = (
     ("destination", re.compile(r"channel|where should (?:i|it|the \w+) (?:send|post|go)|"
                                r"where should .{0,30}go|send (?:it|them|the \w+) to|"
                                r"who should (?:get|receive)|email address|recipient", re.I)),
-    ("trigger", re.compile(r"watch (?:for|out)|what (?:counts|should it (?:watch|look|track|"
-                           r"check))|what (?:specific )?data|include|track|threshold|"
+    ("trigger", re.compile(r"watch (?:for|out)|what (?:counts|should count|"
+                           r"should it (?:watch|look|track|check))|what (?:specific )?data|"
+                           r"include|track|threshold|"
                            r"which (?:project|board|database|sheet|repo|repository|folder|table|"
                            r"inbox|mailbox|calendar|list|pipeline)s?|should it (?:watch|monitor)",
                            re.I)),
@@ -142,6 +162,12 @@ _SETUP_RE = re.compile(
 _ASKS_FOR_AGENT_RE = re.compile(
     r"\b(?:make|create|build|set up|setup|spin up|need|want|add)\b.{0,30}"
     r"\b(?:agent|bot|monitor|automation|watcher|alert)s?\b",
+    re.IGNORECASE,
+)
+# "Sure, I'll create an agent for that.": the assistant says what it is setting up.
+_SETTING_UP_RE = re.compile(
+    r"\b(?:i'?ll|i will|let'?s|i'?m (?:setting up|creating|building)) (?:create|build|set up|"
+    r"make)?\s*(?:a|an|the|this|your)?\s*(?:new )?(agent|skill)\b",
     re.IGNORECASE,
 )
 _SKILL_RE = re.compile(r"\b(?:skill|skills|habilidad|competence|fahigkeit|faehigkeit)\b", re.I)
@@ -189,7 +215,12 @@ def _agent_names(text: str, known: Sequence[str]) -> list[str]:
             found.append((at, name))
     for match in _SLUG_RE.finditer(lowered):
         slug = match.group(1)
-        if len(slug) >= 6 and not any(slug == n.lower() for _, n in found):
+        if (
+            len(slug) >= 6
+            and not _INVERSION_RE.search(slug)
+            and slug not in _COMMON_SLUGS
+            and not any(slug == n.lower() for _, n in found)
+        ):
             found.append((match.start(), slug))
     return [name for _, name in sorted(found)]
 
@@ -231,8 +262,8 @@ _THING_RE = re.compile(r"\b(?:agent|skill|bot|monitor|automation|workspace|accou
 def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], ...]:
     """The two sides of an either/or question, each with the action it would be."""
     sides = _OR_RE.split(question.rstrip(" ?"))
-    if len(sides) != 2:
-        return ()
+    if len(sides) != 2 or sides[0].count(",") >= 2:
+        return ()  # "failed payments, disputes, refunds, or something else?": values
     sides[0] = _ASKING_LEAD_RE.sub("", sides[0])
     out: list[tuple[ActionType, str]] = []
     for side in sides:
@@ -261,19 +292,28 @@ def _question(text: str) -> str:
     return questions[-1] if questions else ""
 
 
-def _flow(text: str, users: Sequence[str], judge: Judge, named: Sequence[str]) -> ActionType | None:
-    """Whether the conversation is setting up an agent or a skill (a wizard is open)."""
-    if _SKILL_RE.search(text):
+def _flow(
+    text: str, users: Sequence[str], judge: Judge, named: Sequence[str], *, setup_question: bool
+) -> ActionType | None:
+    """Whether the conversation is setting up an agent or a skill (a wizard is open).
+
+    ``setup_question``: the question asks for a setting (a source, a channel, a name), which
+    only a setup asks; any other question is a setup's only when the user asked for one.
+    """
+    if setup_question and _SKILL_RE.search(text):
         return ActionType.CREATE_SKILL
+    if not setup_question and (setting_up := _SETTING_UP_RE.search(text)):
+        skill = setting_up.group(1).lower() == "skill"
+        return ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
     for said in users[:3]:
-        if _ASKS_FOR_AGENT_RE.search(said):
+        if setup_question and _ASKS_FOR_AGENT_RE.search(said):
             return ActionType.CREATE_AGENT
         action, confidence = judge(said)
         if action in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and confidence >= 0.5:
-            return action
+            return ActionType.CREATE_SKILL if _SKILL_RE.search(said) else action
         if confidence >= 0.75 and action != ActionType.UNKNOWN:
             return None  # the user was doing something else
-    if _SETUP_RE.search(text) or not named:
+    if setup_question and (_SETUP_RE.search(text) or not named):
         return ActionType.CREATE_AGENT
     return None
 
@@ -319,6 +359,9 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         if proposed and not _ASPECT_RE.match(proposed.group(1))
         else None
     )
+    if proposed and not named and _PLATFORM_OBJECT_RE.search(proposed.group(1)):
+        # "Want me to turn on Google SSO …?", "Should I start the connection …?"
+        proposed_action = ActionType.MANAGE_PLATFORM
     if not question and _SAY_THE_WORD_RE.search(text):
         # No question mark, still a proposal: the sentence that makes it says what.
         said = [s.strip() for s in _SENTENCE_RE.findall(text) if s.strip()]
@@ -350,8 +393,14 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         recap = offer in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and bool(
             _BULLET_RE.search(text)
         )
-        if (asking and offer is None) or recap:
-            wizard = _flow(text, users, judge, named) if not recap else offer
+        if recap:
+            wizard = offer
+        elif asking and offer is None:
+            wizard = _flow(text, users, judge, named, setup_question=True)
+        elif offer is None and not alternatives and users:
+            # "Should the skill cache results?", "Any rate limits I should respect?": a
+            # question on the way through a setup the user asked for.
+            wizard = _flow(text, users, judge, named, setup_question=False)
 
     prev_intent: ActionType | None = None
     sure = False

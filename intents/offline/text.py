@@ -95,6 +95,9 @@ class Parsed:
     concepts: frozenset[str] = field(default_factory=frozenset)
 
 
+# Words after which a slug is the name the user gives something.
+_NAMING = words("named called call name nombre llamado llamalo nomme appele heisst namens chamado")
+NAME_WORD = "__name__"
 _PARTICLES = frozenset({"bei", "aus", "ein", "um", "an", "zusammen", "ab"})
 _SEPARABLE_FIRST = words(
     "bring bringe bringt fuhr fuhre fuhrt fuehr fuehre lade ladet richte richtet stell stelle "
@@ -217,6 +220,7 @@ def parse(
     # Slugs ("notion-reporter", "google_sheets") are looked at whole, then as their parts.
     tokens: list[str] = []
     whole: set[int] = set()
+    names: dict[int, str] = {}
     for tok in TOKEN_RE.findall(norm):
         if tok.isalnum():
             tokens.append(tok)
@@ -231,6 +235,10 @@ def parse(
         else:
             pieces = [p for p in _SLUG_SPLIT_RE.split(tok) if p]
             if len(pieces) < 2:
+                tokens.append(tok)
+            elif tokens and tokens[-1] in _NAMING:
+                # "named standup-digest": the name chosen says nothing of what is wanted.
+                names[len(tokens)] = tok
                 tokens.append(tok)
             else:
                 whole.add(len(tokens))
@@ -257,6 +265,10 @@ def parse(
                 add(Unit(AGENT_WORD, ("AGENT",), i, end, name))
                 i = end
                 continue
+        if i in names:
+            add(Unit(NAME_WORD, ("NAME",), i, i + 1, tok))
+            i += 1
+            continue
         if tok in _SEPARABLE_FIRST:
             particle = _separable_particle(tokens, i, phrases)
             if particle is not None:
