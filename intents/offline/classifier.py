@@ -240,6 +240,7 @@ def _with_prose(
         last_run=prose.last_run or ctx.last_run,
         answering=prose.answering,
         about_skills=prose.about_skills,
+        about_platform=prose.about_platform,
     )
 
 
@@ -494,6 +495,20 @@ def _follow_up(
         # "can I get the same kind of thing for Linear?": a new agent like the one discussed.
         return _Decision(ActionType.CREATE_AGENT, 0.75, "asks for a new agent like the last one")
 
+    if (
+        ctx.about_platform
+        and not has_agent
+        and "?" not in parsed.norm
+        and n_units <= 8
+        and (
+            concepts & (CHANGE_CUES | {"V_SEND", "N_BILLING"})
+            or _SETTING_VERBS & set(parsed.tokens)
+        )
+        and LABELS[max(range(len(logits)), key=logits.__getitem__)] != ActionType.MANAGE_PLATFORM
+    ):
+        # "change it to America/Chicago" right after the workspace's time zone was named.
+        return _Decision(ActionType.MANAGE_PLATFORM, 0.72, "changes the setting just talked about")
+
     if ctx.about_skills and _BUILD_ONE_RE.search(parsed.norm) and n_units <= 6:
         return _Decision(ActionType.CREATE_SKILL, 0.75, "asks to build the skill just talked about")
 
@@ -585,6 +600,7 @@ _YOUR_CALL_RE = re.compile(
     r"que (?:recomiendas|sugieres)|que (?:recommandes|conseilles|proposes)|"
     r"was (?:empfiehlst|schlaegst) du)\b"
 )
+_SETTING_VERBS = words("move upgrade downgrade enable disable turn switch set")
 _ASIDE_RE = re.compile(r"^(?:btw|by the way|quick question|question|hmm|oh|wait|also)\b")
 _YES_NO_QUESTION_RE = re.compile(
     r"^(?:and |but |so |ok |okay )?(?:does|did|is|was|will|has|have|are|were)\s+"

@@ -54,6 +54,9 @@ class Context:
     answering: ActionType | None = None
     # The text was about skills ("there's no Confluence skill yet"): "build one" means a skill.
     about_skills: bool = False
+    # The text was about a workspace setting, no agent ("The workspace time zone is UTC"):
+    # "change it to America/Chicago" changes that setting.
+    about_platform: bool = False
 
 
 def _meta(turn: Mapping[str, Any]) -> Mapping[str, Any]:

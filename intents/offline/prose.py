@@ -71,7 +71,20 @@ _PROPOSED_RE = re.compile(
 _PLATFORM_OBJECT_RE = re.compile(
     r"^(?:\w+ ){0,3}(?:the |a |your |google |saml )?(?:sso|single sign-on|2fa|two-factor|"
     r"connection|integration|oauth|plan|billing|invoices?|api keys?|seats?|roles?|"
-    r"permissions?|workspace|member|invite)\b",
+    r"permissions?|workspace|member|invite|payment (?:method|details)|subscription)\b",
+    re.IGNORECASE,
+)
+# What the workspace has, as the assistant talks about it.
+_SETTINGS_RE = re.compile(
+    r"\b(?:workspace|(?:starter|pro|team|business|enterprise|free) plan|your plan|billing|"
+    r"invoices?|integration|scope|api keys?|notifications?|members?|seats?|sso|2fa|"
+    r"two-factor|payment method)\b",
+    re.IGNORECASE,
+)
+# A numbered list of the workspace's things (keys, members, integrations), not agents.
+_SETTINGS_LIST_RE = re.compile(
+    r"\b(?:api keys?|keys|tokens|members|users|people|integrations|webhooks|invoices|seats)\b"
+    r"[^\n]{0,40}$",
     re.IGNORECASE,
 )
 _CREATE_IT_RE = re.compile(r"\b(?:create|build|set up|make) (?:it|this|that|them)\b", re.I)
@@ -203,6 +216,7 @@ class Prose:
     named: tuple[str, ...] = field(default_factory=tuple)
     answering: ActionType | None = None
     about_skills: bool = False
+    about_platform: bool = False
 
 
 def _agent_names(text: str, known: Sequence[str]) -> list[str]:
@@ -428,6 +442,9 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     return Prose(
         answering=answering,
         about_skills=bool(_SKILL_RE.search(text)) and not named,
+        about_platform=(
+            not named and offer is None and wizard is None and bool(_SETTINGS_RE.search(text))
+        ),
         offer=offer,
         offer_text=offer_text,
         wizard=wizard,
@@ -450,6 +467,16 @@ def _numbered(
 ) -> Prose:
     """A numbered list: the tenant's agents (pick one for the asked action) or options."""
     agents = [_leading_agent(label, known) for _, label in items]
+    first = _ITEM_RE.search(text)
+    header = text[: first.start()] if first else ""
+    if _SETTINGS_LIST_RE.search(header) and not any(a in known for a in agents):
+        # "Your API keys: 1. ci-pipeline …": whatever is done to one is administration.
+        return Prose(
+            options=tuple(
+                (int(n), ActionType.MANAGE_PLATFORM, label.strip()) for n, label in items
+            ),
+            prev_intent=ActionType.MANAGE_PLATFORM,
+        )
     if all(agents):
         asked = (
             (_by_verb(question, _LIST_ASKS) or judge(question)[0])
@@ -476,6 +503,8 @@ def _numbered(
         label = label.strip()
         if _SOMETHING_ELSE_RE.match(label):
             action = ActionType.UNKNOWN
+        elif _PLATFORM_OBJECT_RE.search(label) and not _leading_agent(label, known):
+            action = ActionType.MANAGE_PLATFORM
         else:
             action = _by_verb(label, _VERB_RULES) or judge(label)[0]
         options.append((int(n), action, label))
