@@ -283,6 +283,9 @@ def _follow_up(
         if is_recap(parsed):
             # The wizard's own recap answers this; query_info would drop the open wizard.
             return _Decision(ctx.wizard, 0.8, "asks where the open wizard stands")
+    elif is_recap(parsed):
+        # "ok i'm back, where were we?" once the setup's question scrolled out of view.
+        return _Decision(ActionType.QUERY_INFO, 0.7, "asks where the conversation stands")
 
     if ctx.offer is not None:
         offer = ctx.offer
@@ -322,7 +325,11 @@ def _follow_up(
         if picked is not None:
             wanted = picked + 1
             chosen = next((o for o in ctx.options if o[0] == wanted), ctx.options[picked])
-            return _Decision(chosen[1], 0.9, f"picks option {chosen[0]} ({chosen[2] or chosen[1]})")
+            if chosen[1] != ActionType.UNKNOWN or n_units <= 3:
+                return _Decision(
+                    chosen[1], 0.9, f"picks option {chosen[0]} ({chosen[2] or chosen[1]})"
+                )
+            # "3 — I'd actually just like to know what you can do": the rest says what.
         by_label = _option_by_label(parsed, ctx)
         if by_label is None and n_units <= 6:
             # "a new one" when only one option says "new".
@@ -361,6 +368,11 @@ def _follow_up(
                 return _Decision(ActionType.QUERY_INFO, 0.85, f"asks about listed agent {name}")
             if ctx.prev_intent in (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT):
                 return _Decision(ctx.prev_intent, 0.8, f"picks {name} for the pending action")
+            probs = _softmax(logits)
+            top = max(range(len(probs)), key=probs.__getitem__)
+            if n_units >= 4 and probs[top] >= 0.45 and LABELS[top] in _AGENT_ACTIONS:
+                # "the last one should go to the CFO as well": the rest says what to do.
+                return _Decision(LABELS[top], 0.7, f"{LABELS[top]} for listed agent {name}")
             if ctx.prev_intent == ActionType.QUERY_INFO and not ctx.informed:
                 # A list the text offered for details ("Which one would you like to see?").
                 return _Decision(
@@ -471,8 +483,25 @@ def _follow_up(
         and n_units <= 6
         and not any(c.startswith("V_") for c in concepts)
     ):
+        if ctx.prev_intent == ActionType.CREATE_AGENT and "source" in entities:
+            # "cool. what about Intercom?" right after a Zendesk watcher was created.
+            return _Decision(
+                ActionType.CREATE_AGENT, 0.7, "asks for the same agent on another tool"
+            )
         # "and the enterprise one?" right after the Team plan's price: the same question.
         return _Decision(ActionType.QUERY_INFO, 0.7, "asks the same about another")
+
+    if (
+        "PRON_IT" in concepts
+        and ctx.last_agent
+        and ctx.wizard is None
+        and not has_agent
+        and n_units <= 8
+        and _COMPARATIVE_RE.search(parsed.norm)
+    ):
+        # "could we get it earlier?", "can you make it less technical?" about the agent named.
+        entities.setdefault("agent", ctx.last_agent)
+        return _Decision(ActionType.UPDATE_AGENT, 0.7, "asks for the agent just named to change")
 
     if _UNDO_RE.search(parsed.norm) and n_units <= 6:
         # "actually undo that" right after a change or a creation changes that agent back;
@@ -573,12 +602,18 @@ _NONE_OF_THEM_RE = re.compile(
     r"ninguna?(?: de (?:esas|esos|ellas|ellos))?|aucune?(?: d entre elles)?|keine[rs]?(?: davon)?)"
     r"\b"
 )
+_COMPARATIVE_RE = re.compile(
+    r"\b(?:earlier|later|sooner|shorter|longer|faster|less \w+|more (?:often|detailed|concise|"
+    r"readable|frequent\w*|technical|visual)|simpler|clearer|briefer)\b"
+)
 _MORE_OF_THE_SAME_RE = re.compile(
-    r"^(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
+    r"^(?:(?:cool|nice|great|ok|okay|thanks|perfect|awesome)[.,!]? )?"
+    r"(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
     r"y que hay de|et pour|und was ist mit)\b|\b(?:too|as well|also)\s*\??$"
 )
 _SAME_FOR_RE = re.compile(
-    r"^(?:and |also |now |ok |okay )?(?:(?:do |just )?the same|same|ditto|idem|lo mismo|"
+    r"^(?:and |also |now |ok |okay )?(?:(?:can|could|would) you )?(?:please )?"
+    r"(?:(?:do |just )?the same|same|ditto|idem|lo mismo|do (?:this|that|it)(?: again)?|"
     r"pareil|la meme chose|das gleiche|dasselbe|o mesmo|a mesma coisa)\s+"
     r"(?:for|with|para|con|pour|avec|fur|fuer|mit|com)\b"
 )

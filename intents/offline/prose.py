@@ -87,6 +87,9 @@ _SETTINGS_LIST_RE = re.compile(
     r"[^\n]{0,40}$",
     re.IGNORECASE,
 )
+_WHICH_ONE_RE = re.compile(
+    r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what) (?:one|agent)\b[^?]{0,20}\?$", re.I
+)
 _CREATE_IT_RE = re.compile(r"\b(?:create|build|set up|make) (?:it|this|that|them)\b", re.I)
 # "I can build a watcher that …": what is offered, after its lead.
 _OFFERED_RE = re.compile(r"^.*?\b(?:i can|i could|i'?d be happy to|happy to)\s+", re.I)
@@ -354,7 +357,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
 
     items = _ITEM_RE.findall(text) or _inline_items(text)
     if len(items) >= 2:
-        return _numbered(items, text, question, known, judge, last_agent)
+        return _numbered(items, text, question, known, judge, last_agent, users)
 
     in_question = _agent_names(question, known) if question else []
     if len(in_question) >= 2 and _WH_RE.match(question):
@@ -464,6 +467,7 @@ def _numbered(
     known: Sequence[str],
     judge: Judge,
     last_agent: str | None,
+    users: Sequence[str],
 ) -> Prose:
     """A numbered list: the tenant's agents (pick one for the asked action) or options."""
     agents = [_leading_agent(label, known) for _, label in items]
@@ -478,11 +482,12 @@ def _numbered(
             prev_intent=ActionType.MANAGE_PLATFORM,
         )
     if all(agents):
-        asked = (
-            (_by_verb(question, _LIST_ASKS) or judge(question)[0])
-            if question
-            else ActionType.QUERY_INFO
-        )
+        asked = _by_verb(question, _LIST_ASKS) if question else ActionType.QUERY_INFO
+        if asked is None and users and _WHICH_ONE_RE.match(question):
+            # "I want to change one of my agents" → "Sure, which one?": for that request.
+            asked = _by_verb(users[0], _LIST_ASKS) or judge(users[0])[0]
+        if asked is None:
+            asked = judge(question)[0]
         if asked not in (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT):
             asked = ActionType.QUERY_INFO
         return Prose(
