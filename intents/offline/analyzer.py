@@ -202,6 +202,9 @@ class Analyzer:
         squeezed = _REPEAT_RE.sub(r"\1", token)
         if squeezed != token:
             return self.analyze(squeezed)
+        if self._inflected(token):
+            # "pasted", "signing", "stays": a known word's form, not a typo of another word.
+            return ((token, ()),)
         fixed = self.correct(token)
         if fixed is not None:
             return (self._known(fixed),)
@@ -209,6 +212,17 @@ class Analyzer:
         if parts:
             return tuple(self._known(part) for part in parts)
         return ((token, ()),)
+
+    def _inflected(self, token: str) -> bool:
+        """Whether the token is an everyday word's plural, past or -ing form."""
+        common = COMMON_WORDS
+        for suffix in ("s", "es", "d", "ed", "ing", "ly", "er", "ers"):
+            if len(token) > len(suffix) + 2 and token.endswith(suffix):
+                stem = token[: -len(suffix)]
+                candidates = (stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else "")
+                if any(c in common or self.vocab.get(c, 0) >= 2 for c in candidates if c):
+                    return True
+        return False
 
     def _known(self, word: str) -> Entry:
         """A word the corrector or splitter produced: it is known, so no further repair."""

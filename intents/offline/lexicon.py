@@ -931,5 +931,14 @@ COMMON_WORDS: frozenset[str] = words(
     doing going being having making taking getting giving coming looking thinking trying
     thats its wont isnt arent wasnt werent hasnt havent couldnt shouldnt wouldnt im ive
     youre theyre weve theres heres hes shes problem issue
+    noise liability timeline screen sale value scope react gain glance corner cheer crate
+    spare sharp shed onto location maintenance metric reliable timer coast chest refine crack
+    rant dial impossible entrant creamy choke spot swap ditch drift click limit document
+    process own outdated star seem stay sign paste fall brand sort
+    quieres estan diese dieses gente parte monde deine keiner unserem tenga pueda quedan
+    konnten possa podem posible possivel receba quelques donner parce passe reste vieja
+    notas nueve conte cuento comite kosten hojas produto produit funciona funcionam
+    fonctionne forme frist tard ende wien trier listo gehts copiando scare unchanged bright
+    booking rope anymore alte agence patel plaid liest sens conge hazlo
     """
 )

@@ -177,6 +177,25 @@ def test_every_is_a_schedule_only_before_a_time(message: str, recurring: bool) -
     assert ("RECUR" in parse(message, eng.analyzer).concepts) is recurring
 
 
+@pytest.mark.parametrize(
+    ("token", "read_as"),
+    [
+        # Typos are read as the word meant …
+        ("chnage", "change"),
+        ("agnets", "agent"),
+        ("staus", "status"),
+        # … but an everyday word, or its form, is not a typo of a lexicon word.
+        ("screen", "screen"),
+        ("pasted", "pasted"),
+        ("signing", "signing"),
+        ("stays", "stays"),
+        ("timeline", "timeline"),
+    ],
+)
+def test_the_spelling_corrector_leaves_everyday_words_alone(token: str, read_as: str) -> None:
+    assert engine().analyzer.analyze(token)[0][0] == read_as
+
+
 # --- direct classification ----------------------------------------------------------------
 
 
