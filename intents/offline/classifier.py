@@ -175,6 +175,39 @@ def _classify(
     if decision is None and ctx.last_agent and _RUN_IT_RE.search(parsed.norm):
         # "ah right, forgot about that one. just run it now then": the agent just named, run.
         logits[_INDEX[ActionType.EXECUTE_TASK]] += 1.5
+    if decision is None and _CONNECT_RE.match(parsed.norm):
+        # "connect Airtable so the finance bot can read from it", "disconect zendesk": the
+        # workspace's connected accounts, whatever they are for.
+        logits[_INDEX[ActionType.MANAGE_PLATFORM]] += 3.0
+    if (
+        decision is None
+        and _SET_UP_A_TOOL_RE.match(parsed.norm)
+        and {"SRC", "CHAT"} & parsed.concepts
+    ):
+        # "Set up Slack for us.", "set up Zendesk": connect the tool.
+        decision = _Decision(
+            ActionType.MANAGE_PLATFORM,
+            0.65,
+            "sets up a tool and nothing more",
+            alternative=ActionType.CREATE_SKILL,
+            ambiguous=True,
+        )
+    if (
+        decision is None
+        and _ALSO_RE.search(parsed.norm)
+        and _SCOPE_RE.search(parsed.norm)
+        and ("AGENT" in parsed.concepts or _agent_by_source(entities, names))
+        and not parsed.concepts & ({"ADJ_NEW", "N_SKILL"} | _QUESTION_WORDS)
+        and len(parsed.units) <= 14
+    ):
+        # "Can you do the jira check for the MOBILE project too?": the agent covers more.
+        decision = _Decision(
+            ActionType.UPDATE_AGENT,
+            0.7,
+            "extends an existing agent to more",
+            alternative=ActionType.CREATE_AGENT,
+            ambiguous=True,
+        )
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
         logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
@@ -648,6 +681,19 @@ _EXAMPLES_RE = re.compile(
 )
 # "now the third one please" right after a run from the list: the same for that one.
 _NOW_THE_OTHER_RE = re.compile(r"^(?:now|next|then)\s+(?:the|that)\s+(?:\w+\s+)?one\b")
+_CONNECT_RE = re.compile(
+    r"^(?:please |pls |can you |could you |(?:i )?need to )?(?:connect|disconnect|disconect|"
+    r"reconnect|hook up|unhook|link|unlink|integrate)\b"
+)
+_SET_UP_A_TOOL_RE = re.compile(
+    r"^(?:please |pls |can you |could you )?(?:set ?up|setup|install|enable|add) (?:our |the |my )?"
+    r"\w+(?: \w+)?(?: account| integration| workspace)?(?: for (?:us|me|the team))?\W*$"
+)
+_ALSO_RE = re.compile(r"\b(?:too|also|as well)\b")
+_SCOPE_RE = re.compile(
+    r"\b(?:project|workspace|board|team|repo|repository|channel|database|space|folder|"
+    r"department|region)s?\b"
+)
 _HOW_DO_I_RE = re.compile(r"^(?:so |and |ok |hmm )?how (?:do|can|would|should|could) (?:i|we)\b")
 _NOTHING_ASKED = frozenset({"AGENT", "N_AGENT", "N_REPORT", "T_AGAIN", "ADJ_SAME", "ORD", "POSS"})
 

@@ -429,3 +429,47 @@ def test_replies_to_proposals_questions_and_steps_just_taken(
     user: str, text: str, reply: str, action: str
 ) -> None:
     assert classify(reply, said(text, user))[0] == action
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "reply", "action"),
+    [
+        # A question on the way through a setup the user asked for, answered plainly.
+        ("build a skill that geocodes addresses", "Got it. Should the skill retry when the "
+         "provider times out?", "yes, twice", "create_skill"),
+        ("make an agent that tracks new GitHub stars", "Okay, I'll create an agent for that. "
+         "Which repos — api, web, docs, or all of them?", "just api and web", "create_agent"),
+        ("I want a skill for our billing API", "Sure. Which endpoints should it call?",
+         "invoices, customers and refunds", "create_skill"),
+        # The setup's question handed back.
+        ("create an agent that watches Intercom", "Good. How often should it check?",
+         "what would you suggest?", "create_agent"),
+        # French inversions are not agent names.
+        ("je veux un agent qui surveille Linear", "D'accord. Où dois-je publier le résumé ?",
+         "dans #produit sur Slack", "create_agent"),
+        # "please" and warm yeses accept an offer.
+        ("the weekend alerts are noise", "I can pause jira-overdue-monitor on weekends. "
+         "Want me to?", "please", "update_agent"),
+        ("", "Your workspace allows password logins. I can turn on Google SSO for acme.io. "
+         "Do it?", "oh yes that would be great", "manage_platform"),
+        # Follow-ups to text about the workspace.
+        ("which keys do we have?", "Your API keys:\n1. deploy-bot - created in May\n"
+         "2. old-zapier - unused since March\n3. laptop-dev - created last week",
+         "revoke the second", "manage_platform"),
+        ("what plan are we on?", "You're on the Starter plan, limited to 3 agents.",
+         "ok, upgrade us to Pro then", "manage_platform"),
+        # A list offered for the user's own request.
+        ("I'd like to rename one of my agents", "Sure, which one?\n" + LISTED.split(":\n")[1],
+         "the notion one", "update_agent"),
+        # After a run or an agent named.
+        ("run the finance analysis", "financial-analyzer finished: revenue $210k, costs $180k.",
+         "do this for each region", "execute_task"),
+        ("", "notion-reporter runs Mondays at 9am and posts to #product.",
+         "could it come a bit later?", "update_agent"),
+    ],
+)  # fmt: skip
+def test_setup_questions_offers_and_settings_read_from_the_text(
+    user: str, text: str, reply: str, action: str
+) -> None:
+    history = said(text, user or None)
+    assert classify(reply, history)[0] == action
