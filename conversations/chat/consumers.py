@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.conf import settings
@@ -386,6 +387,14 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     async def _send(self, frame: dict[str, Any]) -> None:
         if not self._closed:
             await self.send_json(frame)
+
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        try:
+            await super().send_json(content, close=close)
+        except Disconnected:
+            # The client closed while this frame was on its way (Daphne's socket is closing
+            # before the consumer hears of it): the frame is for no one, not an error.
+            self._closed = True
 
     async def _error(self, code: str, detail: str, client_message_id: Any = None) -> None:
         frame: dict[str, Any] = {"type": "error", "code": code, "detail": detail}

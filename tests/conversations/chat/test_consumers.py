@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from asgiref.sync import sync_to_async
+from autobahn.exception import Disconnected
 from channels.layers import channel_layers
 from channels.testing import WebsocketCommunicator
 from django.db import connections
@@ -292,6 +293,37 @@ async def test_another_tenants_socket_hears_nothing_of_this_one(world: World) ->
     assert await theirs.io.receive_nothing(timeout=0.5)
     await mine.io.disconnect()
     await theirs.io.disconnect()
+
+
+async def test_a_frame_for_a_socket_its_client_is_closing_is_dropped_without_an_error(
+    world: World,
+) -> None:
+    # Daphne raises Disconnected on a send to a socket whose close handshake has begun, before
+    # the consumer hears of the disconnect; the frame is for no one, and the consumer goes on.
+    closing = False
+
+    async def daphne(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        async def send_unless_closing(message: dict[str, Any]) -> None:
+            if closing and message["type"] == "websocket.send":
+                raise Disconnected("Attempt to send on a closed protocol")
+            await send(message)
+
+        await application(scope, receive, send_unless_closing)
+
+    headers = await token_headers(world.owner)
+    leaving = WebsocketCommunicator(daphne, "/ws/chat/", headers=headers)
+    connected, _ = await leaving.connect()
+    assert connected
+    assert (await leaving.receive_json_from(timeout=5))["type"] == "ready"
+    closing = True
+    other = Socket(headers)
+    await other.open()
+    # The other tab's new conversation is news for every socket of this user.
+    assert (await other.say("hello"))[-1]["type"] == "done"
+    await asyncio.sleep(0.5)
+    assert not leaving.future.done()  # the consumer is still there, not ended by an error
+    await leaving.disconnect()  # re-raises anything the application raised
+    await other.io.disconnect()
 
 
 # --- Stop, re-send, disconnect -----------------------------------------------------------------
