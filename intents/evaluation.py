@@ -29,6 +29,7 @@ DATASETS = (
     "dev_r8.jsonl",
     "dev_r9.jsonl",
     "dev_r10.jsonl",
+    "dev_r11.jsonl",
 )
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (
