@@ -38,7 +38,7 @@ from intents.offline.entities import entities_from
 from intents.offline.guard import drop_retracted, strip_meta
 from intents.offline.lexicon import AGENT_WORD, words
 from intents.offline.model import LABELS, Engine, engine, features
-from intents.offline.prose import read_prose
+from intents.offline.prose import names_an_action, read_prose
 from intents.offline.text import AgentKeys, Parsed, agent_keys, normalize, parse
 from intents.types import (
     CLARIFY_BELOW,
@@ -208,6 +208,28 @@ def _classify(
             alternative=ActionType.CREATE_AGENT,
             ambiguous=True,
         )
+    if (
+        decision is None
+        and _DID_NOT_RE.search(parsed.norm)
+        and ("AGENT" in parsed.concepts or _agent_by_source(entities, names))
+        and not parsed.concepts & CHANGE_CUES
+    ):
+        # "notion reporter didnt run??", "the jira monitor hasn't sent anything since Tuesday"
+        decision = _Decision(
+            ActionType.QUERY_INFO,
+            0.7,
+            "asks why an agent did not do its job",
+            alternative=ActionType.EXECUTE_TASK,
+        )
+    if decision is None and _IS_IT_POSSIBLE_RE.match(parsed.norm):
+        # "Is it possible for an agent to reply inside Slack threads …?": what agents can do.
+        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
+        decision = _Decision(
+            ActionType.QUERY_INFO,
+            0.7,
+            "asks what agents can do",
+            alternative=top if top != ActionType.QUERY_INFO else None,
+        )
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
         logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
@@ -358,6 +380,10 @@ def _follow_up(
         if picked is not None:
             wanted = picked + 1
             chosen = next((o for o in ctx.options if o[0] == wanted), ctx.options[picked])
+            own = _own_verb(concepts)
+            if own is not None and _an_item(chosen):
+                # "Re-run the failed one" over a list of runs: the item, and the message's verb.
+                return _Decision(own, 0.8, f"{own} for option {chosen[0]} ({chosen[2]})")
             if chosen[1] != ActionType.UNKNOWN or n_units <= 3:
                 return _Decision(
                     chosen[1], 0.9, f"picks option {chosen[0]} ({chosen[2] or chosen[1]})"
@@ -369,6 +395,9 @@ def _follow_up(
             side = _side_named(parsed, [(action, label) for _, action, label in ctx.options])
             by_label = next((o for o in ctx.options if side and o[2] == side[1]), None)
         if by_label is not None:
+            own = _own_verb(concepts)
+            if own is not None and _an_item(by_label):
+                return _Decision(own, 0.8, f"{own} for option {by_label[0]} ({by_label[2]})")
             return _Decision(by_label[1], 0.8, f"names option {by_label[0]} ({by_label[2]})")
         if n_units <= 10:
             for _, action, _ in ctx.options:
@@ -435,19 +464,24 @@ def _follow_up(
         acts = any(c.startswith("V_") for c in concepts) and not _A_LIST_RE.match(parsed.norm)
         # "watch the 'Q3 Launch' project for …" tells an agent wizard what to watch.
         watches = ctx.wizard == ActionType.CREATE_AGENT and "V_WATCH" in concepts and not asks
+        # "Unrelated, but show me …": the writer says it is not an answer.
+        aside = _UNRELATED_RE.match(parsed.norm) is not None
         switching = (
             not naming
             and not watches
             and (asks or acts)
             and LABELS[top] not in (ctx.wizard, ActionType.UNKNOWN)
             # A wizard only proposed (an offer waiting for a yes) asked nothing to answer.
-            and probs[top] >= (0.5 if asks or ctx.offer is not None else 0.85)
+            and probs[top] >= (0.5 if asks or aside or ctx.offer is not None else 0.85)
             and not answered
             and n_units >= 2
         )
         opens_with_question = bool(_QUESTION_WORDS.intersection(parsed.units[0].concepts)) or (
             _ASIDE_RE.match(parsed.norm) is not None
         )
+        if "OOS" in concepts and LABELS[top] == ActionType.UNKNOWN and not answered and not naming:
+            # "What's the weather in Berlin tomorrow?" on the way: small talk, not an answer.
+            return _Decision(ActionType.UNKNOWN, 0.7, "small talk in the middle of a wizard")
         if asks and _YOUR_CALL_RE.search(parsed.norm):
             # "what would you recommend?": the wizard's question, handed back.
             return _Decision(ctx.wizard, 0.75, f"asks for a suggestion in the {ctx.wizard} wizard")
@@ -489,6 +523,7 @@ def _follow_up(
         )
         if (
             about_it
+            and not _CAN_YOU_DO_RE.match(parsed.norm)
             and (concepts & _ASKS_ABOUT or yes_no)
             and not concepts & CHANGE_CUES
             and (questions or not concepts & RUN_CUES)
@@ -549,6 +584,7 @@ def _follow_up(
         and ctx.prev_intent != ActionType.UNKNOWN
         and _SAME_FOR_RE.match(parsed.norm)
         and n_units <= 6
+        and "RECUR" not in concepts
     ):
         # "same for Lucía" right after Priya got editor access: the same, for her.
         return _Decision(ctx.prev_intent, 0.72, f"the same ({ctx.prev_intent}) for another")
@@ -591,7 +627,12 @@ def _follow_up(
     again = {"T_AGAIN", "ADJ_SAME"} & concepts
     target = ctx.last_run or ctx.last_agent
     repeats = bool(concepts & {"V_RUN", "V_DO", "V_GENERATE"}) or n_units <= 5
-    if again and target and repeats and not concepts & {"V_CHANGE", "ADV_INSTEAD", "V_CREATE"}:
+    if (
+        again
+        and target
+        and repeats
+        and not concepts & {"V_CHANGE", "ADV_INSTEAD", "V_CREATE", "RECUR"}
+    ):
         entities.setdefault("agent", target)
         return _Decision(ActionType.EXECUTE_TASK, 0.88, f"repeats the last run ({target})")
 
@@ -613,6 +654,24 @@ def _follow_up(
             logits[_INDEX[ctx.prev_intent]] += 2.0
         elif n_units <= 6:
             logits[_INDEX[ctx.prev_intent]] += 0.3
+    if (
+        ctx.last_agent
+        and ctx.wizard is None
+        and not has_agent
+        and n_units <= 10
+        and (
+            _ADD_TO_IT_RE.search(parsed.norm)
+            or ("PRON_IT" in concepts and _ALSO_RE.search(parsed.norm) and "source" in entities)
+        )
+    ):
+        # "Add the QA project to that.", "Can it also check Intercom?" about the agent named.
+        entities.setdefault("agent", ctx.last_agent)
+        return _Decision(
+            ActionType.UPDATE_AGENT,
+            0.72,
+            "adds to what the agent just named covers",
+            alternative=ActionType.CREATE_AGENT,
+        )
     if "PRON_IT" in concepts and ctx.last_agent and not has_agent:
         if concepts & CHANGE_CUES:
             logits[_INDEX[ActionType.UPDATE_AGENT]] += 0.8
@@ -651,7 +710,8 @@ _SAME_FOR_RE = re.compile(
     r"(?:for|with|para|con|pour|avec|fur|fuer|mit|com)\b"
 )
 _SAME_KIND_RE = re.compile(
-    r"\bsame (?:kind of |sort of )?(?:thing|setup|agent|one|alert|monitor|report|digest)s?\s+"
+    r"\b(?:same (?:kind of |sort of )?(?:thing|setup|agent|one|alert|monitor|report|digest)s?|"
+    r"(?:one|another|an agent|something) (?:just |exactly )?like (?:that|this|it))\s+"
     r"(?:but )?(?:for|on|with|from)\b"
 )
 _BUILD_ONE_RE = re.compile(r"\b(?:build|create|make|set up|write) (?:one|it|that)\b")
@@ -694,8 +754,45 @@ _SCOPE_RE = re.compile(
     r"\b(?:project|workspace|board|team|repo|repository|channel|database|space|folder|"
     r"department|region)s?\b"
 )
+_UNRELATED_RE = re.compile(
+    r"^(?:unrelated|different (?:question|topic)|side (?:note|question)|off topic|"
+    r"changing (?:the )?(?:subject|topic)|before (?:i|we) forget|sin relacion|autre chose)\b"
+)
+_CAN_YOU_DO_RE = re.compile(
+    r"^(?:ok |okay |so |and )?(?:can|could|would|will) you (?:please )?(?:run|rerun|re-run|"
+    r"trigger|start|kick off|execute|test|try|change|update|pause|resume|rename|move|make|add)\b"
+)
+_ADD_TO_IT_RE = re.compile(
+    r"^(?:ok |okay |and |also |please )?(?:add|include) .{1,40} (?:to|in) (?:it|that|this|them)\b"
+    r"|^(?:ok |okay |and |also |please )?(?:remove|exclude|drop) .{1,40} from (?:it|that|this)\b"
+)
+_DID_NOT_RE = re.compile(
+    r"\b(?:didnt|did not|hasnt|has not|havent|have not|never|wasnt|was not|isnt|is not)\s+"
+    r"(?:even )?(?:run|ran|send|sent|post|posted|arrive|arrived|fire|fired|show(?:n|ed)? up|"
+    r"come|came|work|worked|go out|gone out|trigger|triggered)\b"
+)
+_IS_IT_POSSIBLE_RE = re.compile(
+    r"^(?:(?:is it possible|is there a way|es posible|est-ce possible|ist es moglich|"
+    r"e possivel)\b.{0,20}\b(?:an agent|agents|un agente|los agentes|un agent|les agents|"
+    r"ein agent|agenten|um agente|os agentes)|(?:can|do|are) (?:an agent|agents))\b"
+)
 _HOW_DO_I_RE = re.compile(r"^(?:so |and |ok |hmm )?how (?:do|can|would|should|could) (?:i|we)\b")
 _NOTHING_ASKED = frozenset({"AGENT", "N_AGENT", "N_REPORT", "T_AGAIN", "ADJ_SAME", "ORD", "POSS"})
+
+
+def _an_item(option: tuple[int, ActionType, str]) -> bool:
+    """An option that is an item of information ("June 1 - failed"), not an action to take or
+    one of the workspace's things (a member, a key)."""
+    return option[1] != ActionType.MANAGE_PLATFORM and not names_an_action(option[2])
+
+
+def _own_verb(concepts: frozenset[str]) -> ActionType | None:
+    """What the message's own verb asks for: a run or a change, if it says one."""
+    if concepts & RUN_CUES and not concepts & CHANGE_CUES:
+        return ActionType.EXECUTE_TASK
+    if concepts & CHANGE_CUES and not concepts & RUN_CUES:
+        return ActionType.UPDATE_AGENT
+    return None
 
 
 def _only_an_agent(parsed: Parsed) -> bool:
@@ -760,6 +857,7 @@ def _a_run_for_a_period(parsed: Parsed, entities: Mapping[str, str]) -> bool:
         and not entities.keys() & _SETTING_KEYS
         and bool(concepts & _AGENTISH)
         and not concepts & (CHANGE_CUES | _QUESTION_WORDS | _NOT_A_RUN)
+        and not _DID_NOT_RE.search(parsed.norm)
     )
 
 

@@ -180,8 +180,9 @@ _RECAP_RE = re.compile(
 )
 _CANCEL_RE = re.compile(
     r"\b(?:cancel|stop|abort|never ?mind|forget (?:it|about it)|scrap (?:it|that)|"
-    r"quit|exit|leave it|drop it|not anymore|cancela|cancelar|olvidalo|annule[rz]?|laisse "
-    r"tomber|abbrechen|vergiss es|cancelar|esquece)\b"
+    r"quit|exit|leave it|drop it|not anymore|(?:lets )?(?:drop|scrap|ditch|abandon|shelve) "
+    r"(?:this|that|the whole)(?: \w+)? (?:idea|thing|plan|setup)|cancela|cancelar|olvidalo|"
+    r"annule[rz]?|laisse tomber|abbrechen|vergiss es|cancelar|esquece)\b"
 )
 
 

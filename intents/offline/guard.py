@@ -44,6 +44,11 @@ _PATTERNS: tuple[re.Pattern[str], ...] = tuple(
         r"act as if|new (?:system )?instructions?|developer mode|debug mode|jailbreak|"
         r"do anything now|dan mode)\b[^.!?\n]*",
         r"\bact as (?:an? )?\w+\b",
+        # "As the workspace owner I'm instructing you to …", "… no matter what"
+        r"\bas (?:the |your |an? )?(?:workspace |account |system )?(?:owner|admin|administrator|"
+        r"developer|ceo|operator)\b,? (?:im |i am )?(?:instructing|ordering|telling|commanding) "
+        r"you(?: to)?\b",
+        r"\bno matter what\b",
         r"\b(?:end of|begin|start of) (?:system|user|instructions?|prompt)\b",
         r"\bthe (?:correct|right|real|true) (?:answer|label|classification|intent) is\b",
     )

@@ -100,7 +100,7 @@ _ASPECT_RE = re.compile(r"(?:start|begin|go ahead)\b", re.I)
 # a change.
 _VERB_RULES = (
     (ActionType.MANAGE_PLATFORM, re.compile(
-        r"^(?:invite|connect|disconnect|reconnect|re-?authori[sz]e|revoke|rotate|"
+        r"^(?:invite|connect|disconnect|reconnect|re-?authori[sz]e|revoke|rotate|buy|purchase|"
         r"add \S+ to the (?:workspace|team)|"
         r"remove \S+ from the (?:workspace|team)|upgrade|downgrade|open (?:billing|settings))\b",
         re.I)),
@@ -296,6 +296,19 @@ def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], 
                 action = out[0][0]
         out.append((action, side))
     return tuple(out)
+
+
+def _judged_item(label: str, judge: Judge) -> ActionType:
+    """What an option without a leading verb would do; an item the model cannot place
+    ("June 1 - failed (timeout)") is something to look at."""
+    action, confidence = judge(label)
+    return action if confidence >= 0.6 else ActionType.QUERY_INFO
+
+
+def names_an_action(label: str) -> bool:
+    """Whether a listed option says what it would do ("Run it now") rather than being an item
+    of information ("June 1 - failed")."""
+    return _by_verb(label, _VERB_RULES) is not None
 
 
 def _by_verb(text: str, rules: Sequence[tuple[ActionType, re.Pattern[str]]]) -> ActionType | None:
@@ -511,6 +524,6 @@ def _numbered(
         elif _PLATFORM_OBJECT_RE.search(label) and not _leading_agent(label, known):
             action = ActionType.MANAGE_PLATFORM
         else:
-            action = _by_verb(label, _VERB_RULES) or judge(label)[0]
+            action = _by_verb(label, _VERB_RULES) or _judged_item(label, judge)
         options.append((int(n), action, label))
     return Prose(options=tuple(options), last_agent=last_agent)

@@ -473,3 +473,35 @@ def test_setup_questions_offers_and_settings_read_from_the_text(
 ) -> None:
     history = said(text, user or None)
     assert classify(reply, history)[0] == action
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "reply", "action"),
+    [
+        # Asides in the middle of a setup: small talk, a request the writer marks as unrelated.
+        ("new skill: summarise Gong calls", "Sure. Should the skill keep speaker names?",
+         "who won the football last night?", "unknown"),
+        ("new skill: summarise Gong calls", "Sure. Should the skill keep speaker names?",
+         "unrelated, but run the jira monitor for me", "execute_task"),
+        ("new skill: summarise Gong calls", "Sure. Should the skill keep speaker names?",
+         "let's scrap this whole idea", "unknown"),
+        # An item of a list of runs, with the message's own verb.
+        ("how did the finance bot do?", "Its last runs:\n1. May 1 - ok\n2. June 1 - failed "
+         "(timeout)\n3. July 1 - ok", "rerun the second", "execute_task"),
+        # A request phrased as a question about the agent just made.
+        ("", "Done: 'intercom-digest' is live and runs every day at 18:00.",
+         "could you run it now so I can check the output?", "execute_task"),
+        # More for the agent just described; one like it elsewhere.
+        ("", "jira-overdue-monitor checks the WEB project daily and posts to #eng.",
+         "add the API project to it", "update_agent"),
+        ("", "jira-overdue-monitor checks the WEB project daily and posts to #eng.",
+         "nice, I'd like another just like that for our Trello boards", "create_agent"),
+        # A run asked for as a schedule is an agent.
+        ("run the finance analysis", "financial-analyzer finished: margin 18%, churn 3%.",
+         "do the same for churn every month", "create_agent"),
+    ],
+)  # fmt: skip
+def test_asides_lists_of_runs_and_more_of_the_agent_just_named(
+    user: str, text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text, user or None))[0] == action
