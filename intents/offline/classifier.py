@@ -154,6 +154,8 @@ def _classify(
     if injected:
         feats.append("x:injection")
     logits = eng.model.logits(feats)
+    if len(parsed.units) >= _LONG_UNITS:
+        _weigh_the_request(cleaned, eng, names, logits)
     # "the notion reporter for last week": a run for that period, not a new setting.
     run_for_period = _a_run_for_a_period(parsed, entities)
     if run_for_period:
@@ -754,6 +756,17 @@ _SCOPE_RE = re.compile(
     r"\b(?:project|workspace|board|team|repo|repository|channel|database|space|folder|"
     r"department|region)s?\b"
 )
+_LONG_UNITS = 30
+REQUEST_WEIGHT = 1.0
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\s*\n+\s*")
+_ASKING_RE = re.compile(
+    r"\b(?:can|could|would|will) you\b|\bplease\b|\bi(?:d| would) (?:like|love|want)\b|"
+    r"\bi (?:want|need)\b|\bwhat i (?:really )?(?:want|need)\b|\bhow (?:do|does|can|is|are)\b|"
+    r"^(?:so |just |instead,? )?(?:set up|create|build|run|pull|add|change|make|send|pause|stop|"
+    r"give|show|tell|explain|export|gather|delete|remove|invite|skip|move)\b|\?$|"
+    r"\b(?:pourriez|pouvez|peux|podrias|puedes|podes|pode|kannst|konnen|koennen|bitte|por favor|"
+    r"s il vous plait|queria|quisiera|je voudrais|ich mochte|gostaria)\b"
+)
 _UNRELATED_RE = re.compile(
     r"^(?:unrelated|different (?:question|topic)|side (?:note|question)|off topic|"
     r"changing (?:the )?(?:subject|topic)|before (?:i|we) forget|sin relacion|autre chose)\b"
@@ -778,6 +791,19 @@ _IS_IT_POSSIBLE_RE = re.compile(
 )
 _HOW_DO_I_RE = re.compile(r"^(?:so |and |ok |hmm )?how (?:do|can|would|should|could) (?:i|we)\b")
 _NOTHING_ASKED = frozenset({"AGENT", "N_AGENT", "N_REPORT", "T_AGAIN", "ADJ_SAME", "ORD", "POSS"})
+
+
+def _weigh_the_request(text: str, eng: Engine, names: tuple[str, ...], logits: list[float]) -> None:
+    """In a long message, the sentences that ask for something count once more ("… Our Jira
+    has been a mess since the reorg. Before tomorrow, please gather every overdue ticket …")."""
+    asking = [s for s in _SENTENCE_SPLIT_RE.split(text) if _ASKING_RE.search(s)]
+    if not asking or len(asking) == len(_SENTENCE_SPLIT_RE.split(text)):
+        return
+    parsed = parse(" ".join(asking), eng.analyzer, _agent_keys(names), normalized=True)
+    if not parsed.units:
+        return
+    for index, value in enumerate(eng.model.logits(features(parsed))):
+        logits[index] += REQUEST_WEIGHT * value
 
 
 def _an_item(option: tuple[int, ActionType, str]) -> bool:

@@ -559,6 +559,31 @@ def test_not_knowing_where_or_whether_an_agent_did_something_is_a_question(messa
 @pytest.mark.parametrize(
     ("message", "action"),
     [
+        (
+            "Our finance lead keeps asking the same thing every quarter and I end up digging "
+            "through old reports by hand, which takes most of an afternoon. The board wants a "
+            "comparison of this quarter's spend with the same quarter last year. Can you put "
+            "that comparison together now from what the financial analyzer has already "
+            "produced?",
+            "execute_task",
+        ),
+        (
+            "We've relied on the jira monitor for a year and it mostly works. Since the reorg "
+            "half the team sits in Singapore, so the 9am alert lands in the middle of their "
+            "night and by their morning it is buried under other messages. Nobody reads it "
+            "there any more and the overdue tickets just sit. Please move it to 5pm UTC so both "
+            "offices see it during working hours.",
+            "update_agent",
+        ),
+    ],
+)
+def test_in_a_long_message_the_sentence_that_asks_decides(message: str, action: str) -> None:
+    assert str(_classify(message).action_type) == action
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
         # What an existing agent sends, named by its tool: a change to it, not a new agent.
         ("Tone down the jira alerts so they only cover tickets a week late", "update_agent"),
         ("we won't need the daily jira pings during the offsite", "update_agent"),
