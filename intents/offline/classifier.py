@@ -562,6 +562,17 @@ def _follow_up(
         return _Decision(ActionType.QUERY_INFO, 0.7, "asks the same about another")
 
     if (
+        ctx.last_agent
+        and ctx.wizard is None
+        and ctx.prev_intent in (ActionType.CREATE_AGENT, ActionType.UPDATE_AGENT)
+        and n_units <= 10
+        and _CORRECTION_RE.search(parsed.norm)
+    ):
+        # "moment, nicht freitag sondern donnerstag bitte" right after the agent was made.
+        entities.setdefault("agent", ctx.last_agent)
+        return _Decision(ActionType.UPDATE_AGENT, 0.75, "corrects the agent just made or changed")
+
+    if (
         "PRON_IT" in concepts
         and ctx.last_agent
         and ctx.wizard is None
@@ -695,6 +706,20 @@ _NONE_OF_THEM_RE = re.compile(
     r"^(?:none(?: of (?:those|them|these|the above))?|neither(?: of (?:those|them|these))?|"
     r"ninguna?(?: de (?:esas|esos|ellas|ellos))?|aucune?(?: d entre elles)?|keine[rs]?(?: davon)?)"
     r"\b"
+)
+# "not Friday but Thursday", "9 not 8", "nicht freitag sondern donnerstag", "pas lundi mais mardi":
+# a time, a day or a channel put right.
+_VALUE = (
+    r"(?:\d{1,2}(?::\d{2})?(?:am|pm|h|uhr)?|#[\w-]+|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|"
+    r"sat(?:ur)?|sun)(?:day)?s?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
+    r"miercoles|jueves|viernes|sabado|domingo|segunda|terca|quarta|quinta|sexta|montag|dienstag|"
+    r"mittwoch|donnerstag|freitag|samstag|sonntag)"
+)
+_CORRECTION_RE = re.compile(
+    rf"\b(?:not|nicht|pas|no|nao|ni)\s+(?:on |at |am |um |le |el |a las |as |a )?{_VALUE}\s*,?\s+"
+    rf"(?:but|sondern|mais|sino|mas|rather)\b|"
+    rf"\b{_VALUE} (?:not|instead of|rather than|statt|au lieu de|en vez de|em vez de) "
+    rf"(?:on |at |le |el )?{_VALUE}\W*$"
 )
 _COMPARATIVE_RE = re.compile(
     r"\b(?:earlier|later|sooner|shorter|longer|faster|less \w+|more (?:often|detailed|concise|"

@@ -194,10 +194,15 @@ _RAN_RE = re.compile(
 )
 _CHANGED_RE = re.compile(
     r"\b(?:now (?:runs|posts|sends|checks|reads)|updated|changed|moved|paused|resumed|renamed|"
-    r"switched)\b",
+    r"switched|ge[aä]ndert|aktualisiert|cambiad[oa]|actualizad[oa]|modifi[eé]|mis [aà] jour|"
+    r"alterad[oa]|atualizad[oa])\b",
     re.IGNORECASE,
 )
-_CREATED_RE = re.compile(r"\b(?:created|i'?ve (?:set up|made|built)|is (?:live|ready))\b", re.I)
+_CREATED_RE = re.compile(
+    r"\b(?:created|i'?ve (?:set up|made|built)|is (?:live|ready)|fertig|erstellt|angelegt|"
+    r"eingerichtet|creado|cr[eé]{2}|cri(?:ei|ado)|est[aá] (?:listo|activo|pronto|ativo))\b",
+    re.I,
+)
 _DESCRIBES_RE = re.compile(r"\b(?:runs|checks|reads|posts|sends|watches|is (?:currently|active|"
                            r"paused))\b|\n- \w+:", re.I)  # fmt: skip
 

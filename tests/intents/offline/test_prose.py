@@ -496,6 +496,12 @@ def test_setup_questions_offers_and_settings_read_from_the_text(
          "add the API project to it", "update_agent"),
         ("", "jira-overdue-monitor checks the WEB project daily and posts to #eng.",
          "nice, I'd like another just like that for our Trello boards", "create_agent"),
+        # A day or a time put right just after the agent was made.
+        ("agent for new Asana tasks in #ops, fridays 4pm", "Done: 'asana-ops' is live and "
+         "posts new Asana tasks to #ops every Friday at 16:00.", "oops, thursday not friday",
+         "update_agent"),
+        ("", "Fertig: 'pr-check' läuft jeden Montag um 9 Uhr und postet in #dev.",
+         "nicht montag sondern dienstag", "update_agent"),
         # A run asked for as a schedule is an agent.
         ("run the finance analysis", "financial-analyzer finished: margin 18%, churn 3%.",
          "do the same for churn every month", "create_agent"),
