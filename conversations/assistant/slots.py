@@ -112,7 +112,8 @@ _WATCH_FOR_RE = re.compile(
 )
 _WATCH_RE = re.compile(
     r"\b(?:keep(?:s|ing)? an eye on|watch(?:es|ing)?|monitor(?:s|ing)?|track(?:s|ing)?|"
-    r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|pull(?:s|ing)?|"
+    r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|"
+    r"pull(?:s|ing)?(?! requests?\b)|"
     r"grab(?:s|bing)?|fetch(?:es|ing)?|"
     r"surveille|surveiller|vigila|vigilar|monitorea|überwacht|ueberwacht|beobachtet|"
     r"monitora|sammelt|recoge|recopila|recopilando|recopilar|compilar|compilando|compiler|"
@@ -134,10 +135,15 @@ _SUMMARY_OF_RE = re.compile(
     re.IGNORECASE,
 )
 # German puts the verb last: "… überfällige Rechnungen aus Xero zusammenfasst".
+# "… die offenen pull requests im github repo acme/backend checkt, die länger als 3 tage kein
+# review haben": the object, and the relative clause that says which.
 _DE_WATCH_RE = re.compile(
-    r"(?P<what>(?:[^\W\d_][\w-]*\s){0,3}[^\W\d_][\w-]*)\s+(?:aus|von|in|im|bei)\s+\S+\s+"
+    r"(?P<what>(?:[^\W\d_][\w-]*\s){0,3}[^\W\d_][\w-]*)\s+(?:aus|von|in|im|bei)\s+"
+    r"(?:\S+\s+){1,3}?"
     r"(?:zusammenfasst|zusammenfassen|pr[üu]ft|[üu]berwacht|sammelt|meldet|sucht|auflistet|"
-    r"abruft|holt)\b"
+    r"abruft|holt|checkt|kontrolliert|durchsucht|beobachtet)\b"
+    r"(?:,?\s+(?P<which>(?:die|der|das|welche)\s+[^,.;!?]{3,80}?\s+(?:haben|hat|sind|ist|"
+    r"werden|wird|liegen|liegt|warten|wartet)))?\b"
 )
 # "…, der in Shopify Produkte mit weniger als 10 Stück findet": the object before the verb.
 _DE_RELATIVE_RE = re.compile(
@@ -327,17 +333,22 @@ def what_it_watches(text: str) -> str | None:
     that only names the tool ("revise Zendesk") counts when no other says more."""
     only_tool: str | None = None
     for pattern in (
+        # German verb-final clauses first: their verbs are German, and an English-looking word
+        # inside them ("kein review haben") is no verb.
+        _DE_WATCH_RE,
+        _DE_RELATIVE_RE,
         _WATCH_FOR_RE,
         _SUMMARY_OF_RE,
         _WATCH_RE,
         _EVERY_NEW_RE,
-        _DE_WATCH_RE,
-        _DE_RELATIVE_RE,
         _MISSED_RE,
     ):
         match = pattern.search(text)
         while match:
             phrase = _clean(match.group("what"))
+            which = match.groupdict().get("which")
+            if which and phrase:
+                phrase = f"{phrase}, {which}"
             if len(phrase) >= 3 and not _EMAIL_RE.fullmatch(phrase):
                 if not _only_a_tool(phrase):
                     return phrase
