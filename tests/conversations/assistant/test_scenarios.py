@@ -57,7 +57,7 @@ def load(name: str) -> list[dict[str, Any]]:
 DEV = load("dev.jsonl") + load("dev2.jsonl")
 # Later rounds, tuned on and not all passing yet: one counted test each, with a floor, every
 # failed check printed. First runs: dev3 188/260, dev4 373/459, dev5 399/502 checks.
-COUNTED = (("dev3.jsonl", 0.93), ("dev4.jsonl", 0.98), ("dev5.jsonl", 0.88))
+COUNTED = (("dev3.jsonl", 0.93), ("dev4.jsonl", 0.98), ("dev5.jsonl", 0.88), ("dev6.jsonl", 0.0))
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"
 # Frozen: the checksum the scenarios were written with (scenarios/heldout.sha256).
