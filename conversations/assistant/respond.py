@@ -8,6 +8,7 @@ platform settings checks the caller's role.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -36,7 +37,7 @@ from conversations.assistant.skills import (
     wants_to_resume,
 )
 from conversations.assistant.slots import is_acknowledgement, is_question, read_slots
-from conversations.assistant.state import AssistantState, Option
+from conversations.assistant.state import AssistantState, Option, Wizard
 from conversations.assistant.wizard import (
     amend_created,
     describe,
@@ -84,6 +85,20 @@ _ASKS_FOR_IT_RE = re.compile(
     r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
     re.IGNORECASE,
 )
+# Taking up a proposal turned down earlier in the conversation.
+_AFTER_ALL_RE = re.compile(
+    r"\b(?:after all|on second thought|changed my mind|let'?s do (?:it|that|the agent|that agent)|"
+    r"the (?:agent|one) you (?:suggested|proposed|offered)|"
+    r"go with (?:your|that) (?:idea|suggestion)|"
+    r"doch|den du vorgeschlagen hast|al final|pensándolo mejor|lo que (?:me )?(?:propusiste|"
+    r"sugeriste)|finalement|tout compte fait|ce que tu (?:as|m'as) propos[ée]|pensando bem|"
+    r"afinal|o que (?:você|voce) (?:sugeriu|propôs|propos))\b",
+    re.IGNORECASE,
+)
+_LEAD_IN_RE = re.compile(r"^(?:\W*\b(?:ok(?:ay)?|so|well|actually|hmm|right|alright)\b)+\W*", re.I)
+_THAT_IDEA_RE = re.compile(
+    r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
+)
 _ALSO_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again|now|next)\b", re.IGNORECASE)
 _PAUSE_READINGS = frozenset({ActionType.UPDATE_AGENT, ActionType.EXECUTE_TASK, ActionType.UNKNOWN})
 _SWITCH_AWAY = frozenset(
@@ -95,6 +110,16 @@ _SWITCH_AWAY = frozenset(
         ActionType.CREATE_SKILL,
     }
 )
+
+
+def _takes_up(declined: Wizard, text: str) -> bool:
+    """Whether a message takes up the proposal turned down earlier: "after all", or a yes that
+    names it ("ok actually yes, go ahead with the salesforce thing")."""
+    if _AFTER_ALL_RE.search(text):
+        return True
+    source = str(declined.gathered.get("source") or "").replace("_", " ")
+    names_it = (source and source in text.lower()) or _THAT_IDEA_RE.search(text)
+    return bool(names_it) and starts_with_yes(_LEAD_IN_RE.sub("", text))
 
 
 def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
@@ -140,7 +165,8 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
             accepted = True  # "create a second one anyway", whatever the label says
         if accepted:
             return proposal_accepted(turn, state, turn.message)
-        state = state.replace(wizard=None)
+        # Turned down or passed over, it can still be taken up later ("let's do it after all").
+        state = state.replace(wizard=None, declined=wizard)
         if follow.no or follow.cancel:
             return Outcome(
                 Reply(
@@ -150,6 +176,10 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
                 state,
             )
         wizard = None
+    if not wizard and state.declined is not None and _takes_up(state.declined, turn.message):
+        # "ok you know what, let's do that agent after all. 8:40 every weekday …"
+        revived = dataclasses.replace(state.declined, proposed=True)
+        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), turn.message)
     if wizard and follow.cancel:
         return Outcome(
             Reply(

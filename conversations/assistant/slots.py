@@ -90,7 +90,8 @@ _REPO_RE = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?!
 _ACK_RE = re.compile(
     r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
     r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
-    r"wait|hmm|moment|momento|attends|warte|espera|"
+    r"wait|hmm|moment|momento|attends|warte|espera|na gut|alles klar|passt|bueno|tudo bem|"
+    r"beleza|"
     r"d'accord|merci|ja|bitte|danke|genau|klar|sim|obrigad[oa]|sorry|oops|my bad|perd[oó]n|"
     r"pardon|d[ée]sol[ée]e?|entschuldigung|desculpa)\b[\s,.!]*)+",
     re.IGNORECASE,
@@ -150,12 +151,23 @@ _DE_RELATIVE_RE = re.compile(
     r"\b(?:der|die|das)\s+(?:in|aus|bei|von|im)\s+\S+\s+(?P<what>[^,.;!?]{3,80}?)\s+"
     r"(?:findet|sucht|pr[üu]ft|[üu]berwacht|meldet|sammelt|zusammenfasst|auflistet|holt)\b"
 )
-# A described miss ("we keep missing new Zendesk tickets …"): what it should watch.
+# A described miss ("we keep missing new Zendesk tickets …", "keep forgetting to follow up
+# on …"): what it should watch.
 _MISSED_RE = re.compile(
     r"\b(?:keep missing|always miss|(?:we|i) miss|missing|overlook(?:ing)?|[üu]bersehen|"
+    r"(?:keep |always )?forget(?:ting)? to (?:follow up on|check|look at|chase|review|reply to|"
+    r"answer|update)|lose track of|losing track of|"
     r"verpassen|se nos (?:pasan|escapan)|nos perdemos|on (?:rate|loupe)|deixamos passar)\s+"
     r"(?:(?:st[äa]ndig|immer|oft|constantly|always|often|toujours|souvent|siempre|sempre)\s+)?"
     r"(?P<what>" + _PHRASE + ")",
+    re.IGNORECASE,
+)
+# "scroll through Linear to see which issues got assigned to my team overnight", "schreibe
+# zusammen, welche GitHub-Issues … geschlossen wurden": what is looked for.
+_SEE_WHICH_RE = re.compile(
+    r"\b(?:see|check|find out|know|figure out|spot|work out|ver|saber|voir|savoir|sehen|"
+    r"zusammen|nachsehen)\s*,?\s+(?:which|what|whether|if|quais|quels?|quelles?|cu[aá]les|"
+    r"welche)\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 # "emails me every new HubSpot lead": what it reacts to.
@@ -187,7 +199,8 @@ _GERUND = {
 _TAIL_RE = re.compile(
     r"\s*(?:\(|,|;| - | evry\b| and (?:then )?(?:send|sends|post|posts|email|emails|alert|alerts|"
     r"ping|"
-    r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports)\b|"
+    r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports|"
+    r"paste|pastes|copy|copies|forward|forwards|dump|dumps|write|writes)\b|"
     r" then\b| and \w+ing\b| into #| every\b| each\b| daily\b| weekly\b| monthly\b|"
     r" hourly\b| at \d| on (?:mon|tue|"
     r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
@@ -339,6 +352,7 @@ def what_it_watches(text: str) -> str | None:
         _DE_RELATIVE_RE,
         _WATCH_FOR_RE,
         _SUMMARY_OF_RE,
+        _SEE_WHICH_RE,
         _WATCH_RE,
         _EVERY_NEW_RE,
         _MISSED_RE,
@@ -536,6 +550,8 @@ def read_slots(
     # "I meant Linear, not Asana": the tool taken back is not the source.
     sources = [tool for tool in found.get("source", "").split(",") if tool]
     source = next((tool for tool in sources if not _taken_back(tool, body)), "")
+    if not source and _LINEAR_RE.search(body):
+        source = "linear"  # "scroll through Linear": the tool, written as its name
     dest_tool = _tool_of(destination or "")
     # A tool named as where results go ("in Slack", "por Slack") is not the source; nor does
     # a later mention replace a source already given unless the user says so.
@@ -594,6 +610,10 @@ def read_slots(
     if not opening and not is_question(body):
         _free_text(without_name(body), slots, have, asking)
     return slots
+
+
+# "Linear" is also an English word: the tool only when written as a name, inside a sentence.
+_LINEAR_RE = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)Linear\b")
 
 
 def _taken_back(tool: str, text: str) -> bool:

@@ -86,6 +86,7 @@ class AssistantState:
     last_agent_run: str | None = None  # what "the same as last time" runs
     created: Created | None = None  # created by the last reply only
     skill_session: str | None = None  # the skill-creation session open in this conversation
+    declined: Wizard | None = None  # the last proposal turned down ("let's do it after all")
 
     def replace(self, **changes: Any) -> AssistantState:
         return dataclasses.replace(self, **changes)
@@ -111,6 +112,8 @@ class AssistantState:
             data["created"] = self.created.to_json()
         if self.skill_session:
             data["skill_session"] = self.skill_session
+        if self.declined is not None:
+            data["declined"] = self.declined.to_json()
         return data
 
     @classmethod
@@ -133,6 +136,7 @@ class AssistantState:
             last_agent_run=_text(data.get("last_agent_run")),
             created=_created(data.get("created")),
             skill_session=_text(data.get("skill_session")),
+            declined=_wizard(data.get("declined")),
         )
 
 

@@ -80,7 +80,11 @@ _ENGLISH_VERBS = frozenset(
         "put",
     ]
 )
-_YES_BUT_RE = re.compile(r"^\s*(?:yes|yeah|yep|sure|ok(?:ay)?|si|sí|oui|ja)\b", re.IGNORECASE)
+_YES_BUT_RE = re.compile(
+    r"^[\s¡¿\"'(]*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|si|sí|sim|claro|vale|dale|oui|ja|jawohl|"
+    r"klar|gerne|d'accord|certo|perfect|perfecto|perfeito|parfait|great|go ahead|do it)\b",
+    re.IGNORECASE,
+)
 
 
 def tenant_zone(turn: Turn) -> str:

@@ -522,7 +522,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "jeden|jede|jeder|jedes|toda|todo|taglich|taeglich|wochentlich|woechentlich|monatlich|"
         "stundlich|"
         "mensal|mensalmente|todos los|todas las|tous les|toutes les|todos os|todas as|"
-        "each morning|every morning|every evening|every night|weekdays|workdays|"
+        "each morning|every morning|every evening|every night|weekdays|workdays|werktags|"
+        "werktag|werktagen|wochentags|dias uteis|dias habiles|jours ouvres|"
         "business days|on a schedule|periodically|automatically|automaticamente|"
         "automatiquement|automatisch|whenever|every time|each time|cada vez|a chaque|"
         "jedes mal|sempre que|horario|programad*|programm*|planifi*|zeitplan|agend*",

@@ -251,6 +251,52 @@ def test_a_declined_proposal_creates_nothing_and_forgets_it(world: World, reads_
     assert "won't set that up" in declined.reply.content
 
 
+@pytest.mark.parametrize(
+    "later",
+    [
+        "ok, let's do that agent after all. Every weekday at 8:15 Europe/Dublin, call it zd-urgent",
+        "actually yes, go ahead with the zendesk thing: weekdays 8:15 Europe/Dublin, "
+        "name: zd-urgent",
+        "Na gut, mach das doch. Werktags um 8:15 Europe/Dublin, Name: zd-urgent",
+    ],
+)
+def test_a_declined_proposal_taken_up_later_creates_it_with_what_was_said(
+    world: World, reads_only: Any, later: str
+) -> None:
+    proposed = respond(
+        world,
+        AssistantState(),
+        "I keep forgetting to check Zendesk for urgent tickets and posting them to #support",
+        ActionType.CREATE_AGENT,
+    )
+    declined = respond(world, proposed.state, "not now, thanks", ActionType.UNKNOWN)
+    aside = respond(world, declined.state, "what can you do?", ActionType.QUERY_INFO)
+    assert declined.effects == aside.effects == ()
+    taken_up = respond(world, aside.state, later, ActionType.UPDATE_AGENT, confidence=0.5)
+    (effect,) = taken_up.effects
+    assert isinstance(effect, CreateAgent)
+    assert effect.name == "zd-urgent"
+    assert effect.config["source"] == "zendesk"
+    assert "urgent tickets" in effect.config["trigger"]
+    assert "#support" in effect.config["destination"]
+    assert "08:15" in effect.config["schedule"] and "Europe/Dublin" in effect.config["schedule"]
+    assert taken_up.state.declined is None
+
+
+def test_a_yes_that_names_another_thing_does_not_take_up_a_declined_proposal(
+    world: World, reads_only: Any
+) -> None:
+    proposed = respond(
+        world,
+        AssistantState(),
+        "I keep forgetting to check Zendesk for urgent tickets and posting them to #support",
+        ActionType.CREATE_AGENT,
+    )
+    declined = respond(world, proposed.state, "no thanks", ActionType.UNKNOWN)
+    other = respond(world, declined.state, "yes, what plans do you have?", ActionType.QUERY_INFO)
+    assert other.effects == ()
+
+
 @pytest.fixture
 def jira_watch(world: World) -> Agent:
     return Agent.objects.create(

@@ -25,6 +25,7 @@ FULL = AssistantState(
     listed_agents=("financial-analyzer", "notion-reporter"),
     last_agent="notion-reporter",
     last_agent_run="financial-analyzer",
+    declined=Wizard(gathered={"source": "linear", "destination": "#standup"}, proposed=True),
 )
 
 
