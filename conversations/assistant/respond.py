@@ -100,7 +100,15 @@ _THAT_IDEA_RE = re.compile(
     r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
 )
 _ALSO_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again|now|next)\b", re.IGNORECASE)
-_PAUSE_READINGS = frozenset({ActionType.UPDATE_AGENT, ActionType.EXECUTE_TASK, ActionType.UNKNOWN})
+# What a pause or a resume of an agent may be read as (it resolves an agent, or is nothing).
+_PAUSE_READINGS = frozenset(
+    {
+        ActionType.UPDATE_AGENT,
+        ActionType.EXECUTE_TASK,
+        ActionType.UNKNOWN,
+        ActionType.MANAGE_PLATFORM,
+    }
+)
 _SWITCH_AWAY = frozenset(
     {
         ActionType.EXECUTE_TASK,

@@ -108,7 +108,9 @@ _VERB_RULES = (
         r"^(?:create|build|make|teach|write)\b.{0,40}\bskill\b", re.I)),
     (ActionType.CREATE_AGENT, re.compile(
         r"^(?:create|set up|build|make|add|start) (?:a |an )?(?:new|separate|another|second)?"
-        r"\s*(?:agent|monitor|automation|bot)\b", re.I)),
+        r"\s*(?:agent|monitor|automation|bot)\b|"
+        r"^(?:a |an )?(?:new|separate|another|second|different) (?:agent|monitor|automation|bot)\b",
+        re.I)),
     (ActionType.QUERY_INFO, re.compile(
         r"^(?:show|list|explain|tell|see|view|display|check (?:when|what|how|the status)|"
         r"look at|describe|what|how|give me (?:the )?details|details? (?:on|about|of)|"
