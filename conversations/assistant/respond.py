@@ -59,9 +59,10 @@ from skill_sessions.services import session_load as services_load
 # Asked for in so many words ("create an agent", "crea un agente"); anything else that
 # classifies as create_agent is a described chore, answered with a proposal.
 _ASKED_FOR_AGENT_RE = re.compile(
-    r"\b(?:create|build|make|set ?up|add|spin up|new|want|need|like|crea|crear|créer|crée|cree|"
-    r"construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura)\b"
-    r".{0,40}\b(?:agent|agents|bot|monitor|automation|watcher|agente|agenten|robot)\b",
+    r"\b(?:create|build|make|mak|set ?up|add|spin up|new|want|need|like|love|crea|crear|créer|"
+    r"crée|cree|construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura)\b"
+    r".{0,40}\b(?:agent|agents|agnet|agnets|agetn|bot|monitor|automation|watcher|agente|agenten|"
+    r"robot)\b",
     re.IGNORECASE,
 )
 _UNDO_RE = re.compile(
@@ -173,6 +174,10 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
             accepted = True  # "create a second one anyway", whatever the label says
         if accepted:
             return proposal_accepted(turn, state, turn.message)
+        if not (follow.no or follow.cancel) and _adds_to_proposal(turn, state, wizard):
+            # "It should drop a message in #sales": more about what was proposed, which still
+            # waits for a yes.
+            return wizard_step(turn, state, turn.message, proposal=True)
         # Turned down or passed over, it can still be taken up later ("let's do it after all").
         state = state.replace(wizard=None, declined=wizard)
         if follow.no or follow.cancel:
@@ -280,6 +285,15 @@ def _read_alone(turn: Turn) -> IntentResult:
     """The message classified on its own: what it asks for, apart from an open wizard or
     skill session (which the turn's own classification leans toward)."""
     return classify_offline(turn.message, agents=agent_refs(turn.tenant))
+
+
+def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool:
+    """Whether a reply to a proposal gives more of its details rather than asking for
+    something else."""
+    if is_question(turn.message) or _detour(turn, state) is not None:
+        return False
+    slots = read_slots(turn.message, have=wizard.gathered, asking=(), zone="UTC", opening=False)
+    return bool(slots.keys() & {"destination", "frequency", "zone", "name", "source", "trigger"})
 
 
 def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:

@@ -170,6 +170,11 @@ _SEE_WHICH_RE = re.compile(
     r"welche)\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
+# "new agnet: new sentry issues from the last 24h": what follows the colon.
+_AGENT_COLON_RE = re.compile(
+    r"\b(?:agent|agnet|agetn|bot|automation|monitor|agente)\s*:\s*(?P<what>" + _PHRASE + ")",
+    re.IGNORECASE,
+)
 # "emails me every new HubSpot lead": what it reacts to.
 _EVERY_NEW_RE = re.compile(
     r"\b(?:every|each|any|all|whenever an?|when an?|posts?|sends?|emails?|forwards?|shares?)\s+"
@@ -353,6 +358,7 @@ def what_it_watches(text: str) -> str | None:
         _WATCH_FOR_RE,
         _SUMMARY_OF_RE,
         _SEE_WHICH_RE,
+        _AGENT_COLON_RE,
         _WATCH_RE,
         _EVERY_NEW_RE,
         _MISSED_RE,

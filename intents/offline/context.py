@@ -172,7 +172,10 @@ _RECAP_RE = re.compile(
     r"remind me (?:where|what)|(?<!un )(?<!a )(?<!le )(?<!the )(?<!weekly )(?<!daily )recap|"
     r"what(?:s| is| do you)? (?:left|still need|missing)|"
     r"what do you need from me|where was i|pick up where|continue where|"
-    r"resume(?!\s+(?:it|that|this|them|the|my|our|all|\w+[-_]\w+))|"
+    # "resume" goes on; "un résumé par e-mail" is a summary.
+    r"(?<!un )(?<!le )(?<!du )(?<!ce )(?<!mon )(?<!son )(?<!en )(?<!a )(?<!the )"
+    r"resume(?!\s+(?:it|that|this|them|the|my|our|all|par|de|des|du|en|hebdo\w*|quotidien\w*|"
+    r"\w+[-_]\w+))|"
     r"donde (?:estabamos|quedamos|nos quedamos)|en que (?:estabamos|quedamos|ibamos)|"
     r"por donde (?:ibamos|iba)|"
     r"ou en etions|ou on en etait|ou en sommes|on en etait ou|wo waren wir|wo war ich|"

@@ -283,6 +283,54 @@ def test_a_declined_proposal_taken_up_later_creates_it_with_what_was_said(
     assert taken_up.state.declined is None
 
 
+def test_details_given_after_a_proposal_add_to_it_and_it_still_waits_for_a_yes(
+    world: World, reads_only: Any
+) -> None:
+    proposed = respond(
+        world,
+        AssistantState(),
+        "every week I lose an hour copying new Stripe disputes into a sheet",
+        ActionType.CREATE_AGENT,
+    )
+    more = respond(world, proposed.state, "it should post them in #billing-ops", ActionType.UNKNOWN)
+    assert more.effects == ()
+    assert more.state.wizard is not None and more.state.wizard.proposed
+    assert "Stripe" in more.reply.content and "#billing-ops" in more.reply.content
+    (effect,) = respond(world, more.state, "yes, Mondays at 9", ActionType.UNKNOWN).effects
+    assert isinstance(effect, CreateAgent)
+    assert effect.config["source"] == "stripe" and "#billing-ops" in effect.config["destination"]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [
+        "I'd love an agent that keeps an eye on stale HubSpot deals",
+        "mak an agnet that grabs new Linear bugs for #mobile",
+    ],
+)
+def test_asking_for_an_agent_in_other_words_starts_the_wizard_not_a_proposal(
+    world: World, reads_only: Any, request_: str
+) -> None:
+    outcome = respond(world, AssistantState(), request_, ActionType.CREATE_AGENT, confidence=0.8)
+    assert outcome.state.wizard is not None and not outcome.state.wizard.proposed
+
+
+def test_a_summary_by_email_in_french_is_an_answer_not_where_were_we(
+    world: World, reads_only: Any
+) -> None:
+    opened = respond(
+        world,
+        AssistantState(),
+        "Je voudrais créer un agent qui surveille les tickets Zendesk urgents",
+        ActionType.CREATE_AGENT,
+    )
+    answered = respond(
+        world, opened.state, "envoie un résumé par e-mail à support@acme.fr", ActionType.UNKNOWN
+    )
+    assert answered.state.wizard is not None
+    assert answered.state.wizard.gathered.get("destination") == "support@acme.fr"
+
+
 def test_a_yes_that_names_another_thing_does_not_take_up_a_declined_proposal(
     world: World, reads_only: Any
 ) -> None:
