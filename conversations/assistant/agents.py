@@ -401,6 +401,9 @@ def pause_or_resume(
     return _pause_or_resume(state.replace(last_agent=agent.name), agent, paused)
 
 
+_CLOCK_RE = re.compile(r"\b\d{1,2}:\d{2}\b")
+
+
 def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
     paused = pause_or_resume(turn, state, entities, text)
     if paused is not None:
@@ -416,6 +419,9 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         # In the zone the user names, else the one the agent runs in, else the tenant's.
         zone = zone_in(text) or zone_in(str(before.get("schedule", ""))) or tenant_zone(turn)
         changes["schedule"] = Schedule(found.get("schedule") or found["frequency"], zone).words()
+    elif found.get("time") and _CLOCK_RE.search(str(before.get("schedule", ""))):
+        # "Verschieb den Standup-Agenten auf 10:15": the same days, at the new time.
+        changes["schedule"] = _CLOCK_RE.sub(found["time"], str(before["schedule"]), count=1)
     destination = destination_in(text, found.get("destination"))
     if destination:
         changes["destination"] = destination

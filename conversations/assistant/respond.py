@@ -36,7 +36,7 @@ from conversations.assistant.skills import (
     skills_reply,
     wants_to_resume,
 )
-from conversations.assistant.slots import is_acknowledgement, is_question, read_slots
+from conversations.assistant.slots import is_acknowledgement, is_question, read_slots, taken_back
 from conversations.assistant.state import AssistantState, Option, Wizard
 from conversations.assistant.wizard import (
     amend_created,
@@ -97,6 +97,11 @@ _AFTER_ALL_RE = re.compile(
     re.IGNORECASE,
 )
 _LEAD_IN_RE = re.compile(r"^(?:\W*\b(?:ok(?:ay)?|so|well|actually|hmm|right|alright)\b)+\W*", re.I)
+_RUN_THE_ONE_RE = re.compile(
+    r"\b(?:run|rerun|re-run|start|trigger|kick off|execute|lance|ex[ée]cute|ejecuta|corre|"
+    r"f[üu]hr\w* (?:\w+ )?aus|starte|roda|executa)\b",
+    re.IGNORECASE,
+)
 _THAT_IDEA_RE = re.compile(
     r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
 )
@@ -172,6 +177,11 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         accepted = follow.yes or (starts_with_yes(turn.message) and not follow.no)
         if wizard.duplicate_of and _ANYWAY_RE.search(turn.message):
             accepted = True  # "create a second one anyway", whatever the label says
+        elif wizard.duplicate_of and _RUN_THE_ONE_RE.search(turn.message):
+            # "ah right, I forgot about that one. just run it then": the one pointed out.
+            return agents.execute(
+                turn, state.replace(wizard=None), {"agent": wizard.duplicate_of}, turn.message
+            )
         if accepted:
             return proposal_accepted(turn, state, turn.message)
         if not (follow.no or follow.cancel) and _adds_to_proposal(turn, state, wizard):
@@ -323,6 +333,9 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     # What the wizard asked for, given ("pull the closed issues from Linear" when it asked
     # where the data comes from), unless the message names one of the tenant's agents.
     answers |= {k for k in slots if k in wizard.asking and k in ("source", "trigger")}
+    said = str(wizard.gathered.get("source") or "")
+    if slots.get("source") and said and slots["source"] != said and taken_back(said, turn.message):
+        answers.add("source")  # "we moved off Trello. It's Asana now: …" puts the source right
     if "agent" in alone.entities or is_question(turn.message) or not answers:
         return alone
     return None

@@ -175,6 +175,14 @@ _AGENT_COLON_RE = re.compile(
     r"\b(?:agent|agnet|agetn|bot|automation|monitor|agente)\s*:\s*(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
+# "posts overdue Jira tickets to #eng": what is sent is what it looks for.
+_POSTS_WHAT_RE = re.compile(
+    r"\b(?:posts?|sends?|emails?|forwards?|shares?|drops?|pushes?|delivers?|dms?)\s+(?:me\s+|us\s+)?"
+    r"(?P<what>(?!(?:a|an|the|me|us|it|them|results?|summar\w+|digest|report|alerts?|"
+    r"notifications?|messages?)\b)[^,.;!?#@]{3,80}?)\s+(?:to|into|in|on)\s+(?=#|slack\b|teams\b|"
+    r"[\w.+-]+@)",
+    re.IGNORECASE,
+)
 # "emails me every new HubSpot lead": what it reacts to.
 _EVERY_NEW_RE = re.compile(
     r"\b(?:every|each|any|all|whenever an?|when an?|posts?|sends?|emails?|forwards?|shares?)\s+"
@@ -360,12 +368,17 @@ def what_it_watches(text: str) -> str | None:
         _SEE_WHICH_RE,
         _AGENT_COLON_RE,
         _WATCH_RE,
+        _POSTS_WHAT_RE,
         _EVERY_NEW_RE,
         _MISSED_RE,
     ):
         match = pattern.search(text)
         while match:
-            phrase = _clean(match.group("what"))
+            what = match.group("what")
+            if pattern is _DE_WATCH_RE:
+                # "montags die offenen issues": what follows its article, not the day before.
+                what = re.split(r"\b(?:die|der|das|den|dem)\s+", what, flags=re.IGNORECASE)[-1]
+            phrase = _clean(what)
             which = match.groupdict().get("which")
             if which and phrase:
                 phrase = f"{phrase}, {which}"
@@ -555,7 +568,7 @@ def read_slots(
     destination = destination_in(body, found.get("destination"))
     # "I meant Linear, not Asana": the tool taken back is not the source.
     sources = [tool for tool in found.get("source", "").split(",") if tool]
-    source = next((tool for tool in sources if not _taken_back(tool, body)), "")
+    source = next((tool for tool in sources if not taken_back(tool, body)), "")
     if not source and _LINEAR_RE.search(body):
         source = "linear"  # "scroll through Linear": the tool, written as its name
     dest_tool = _tool_of(destination or "")
@@ -622,12 +635,15 @@ def read_slots(
 _LINEAR_RE = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)Linear\b")
 
 
-def _taken_back(tool: str, text: str) -> bool:
+def taken_back(tool: str, text: str) -> bool:
     word = re.escape(tool.split("_")[0])
     return bool(
         re.search(
             # Not a bare "no": "no asana" is Portuguese for "in Asana".
-            rf"\b(?:not|instead of|rather than|nicht|pas|n[ãa]o)\s+(?:from\s+|in\s+)?{word}",
+            rf"\b(?:not|instead of|rather than|nicht|pas|n[ãa]o|moved off|moving off|"
+            rf"moved away from|switched (?:away )?from|migrated (?:away )?from|"
+            rf"no longer (?:use|on|in)|stopped using|dropped|ditched|weg von|dejamos)"
+            rf"\s+(?:from\s+|in\s+)?{word}",
             text,
             re.IGNORECASE,
         )

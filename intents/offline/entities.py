@@ -33,8 +33,10 @@ _PERIOD_RE = re.compile(
 )
 _ROLE_RE = re.compile(r"\b(admin|viewer|editor|member|owner|billing admin|read-only|read only)s?\b")
 _RENAME_RE = re.compile(
-    r"\b(?:rename\w* (?:[\w\-]+ ){0,3}?|call\w* (?:it|this|that|the agent|[\w\-]+)? ?)(?:to|as) "
-    r"[\"']?([a-z0-9][\w\-]{1,60})"
+    r"\b(?:(?:rename\w* (?:[\w\-]+ ){0,3}?|call\w* (?:it|this|that|the agent|[\w\-]+)? ?)"
+    r"(?:to|as)|(?:um)?benenn\w* (?:[\w\-]+ ){0,3}?(?:in|zu|als)|renomm[\w-]* (?:[\w\-]+ ){0,3}?"
+    r"(?:en|comme)|renombr[\w-]* (?:[\w\-]+ ){0,3}?(?:a|como)|renome[\w-]* (?:[\w\-]+ ){0,3}?"
+    r"(?:para|como)) [\"']?([a-z0-9][\w\-]{1,60})"
 )
 _TASK_RE = re.compile(
     r"\b(?:agent|bot|automation|workflow|skill|assistant|tool|capability|something|"

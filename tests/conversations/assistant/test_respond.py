@@ -369,6 +369,42 @@ def test_an_agent_identical_to_one_that_exists_is_pointed_out_first(
     assert isinstance(effect, CreateAgent) and effect.name == "jira-watch-2"
 
 
+def test_a_run_asked_for_after_an_identical_agent_was_pointed_out_runs_that_one(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    request = "Create an agent that posts overdue Jira tickets to #ops every day at 9:00 UTC"
+    pointed = respond(world, AssistantState(), request, ActionType.CREATE_AGENT)
+    assert "You already have an agent that does this: jira-watch" in pointed.reply.content
+    ran = respond(
+        world, pointed.state, "oh right, forgot about it. just run it then", ActionType.CREATE_AGENT
+    )
+    (effect,) = ran.effects
+    assert isinstance(effect, RunAgent) and effect.agent_id == jira_watch.id
+    assert ran.state.wizard is None
+
+
+@pytest.mark.parametrize(
+    ("message", "config", "name"),
+    [
+        ("Verschieb jira-watch auf 10:15", {"schedule": "Every day at 10:15 (UTC)"}, None),
+        ("move jira-watch to 7:30", {"schedule": "Every day at 07:30 (UTC)"}, None),
+        ("benenn jira-watch in late-tickets um", {}, "late-tickets"),
+        ("renomme jira-watch en tickets-en-retard", {}, "tickets-en-retard"),
+    ],
+)
+def test_a_new_time_alone_or_a_new_name_in_other_languages_changes_the_agent(
+    world: World,
+    jira_watch: Agent,
+    reads_only: Any,
+    message: str,
+    config: dict[str, str],
+    name: str | None,
+) -> None:
+    (effect,) = respond(world, AssistantState(), message, ActionType.UPDATE_AGENT).effects
+    assert isinstance(effect, UpdateAgent) and effect.agent_id == jira_watch.id
+    assert effect.config == config and effect.name == name
+
+
 def test_actually_cancel_that_right_after_creating_undoes_it(world: World, reads_only: Any) -> None:
     created = respond(
         world,

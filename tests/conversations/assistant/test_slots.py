@@ -197,3 +197,35 @@ def test_a_slack_direct_message_goes_to_the_person() -> None:
     )
     assert found["destination"] == "Slack @jordan"
     assert found["frequency"] == "weekdays 08:00"  # "evry" is "every"
+
+
+@pytest.mark.parametrize(
+    ("message", "watched"),
+    [
+        # What is sent is what it looks for.
+        ("an agent that posts failed Stripe payouts to #finance at 8am", "failed Stripe payouts"),
+        # A chore described: what is looked for, or forgotten.
+        ("each morning I check Linear to see which bugs were reopened and paste them in #qa",
+         "bugs were reopened"),
+        ("we keep forgetting to follow up on Zendesk tickets waiting on the customer",
+         "Zendesk tickets waiting on the customer"),
+        # German: the object before the verb, with its relative clause.
+        ("ein agent der montags die offenen issues im repo acme/app prüft die kein label haben",
+         "offenen issues, die kein label haben"),
+        ("new agnet: stale Asana tasks in the Launch project", "stale Asana tasks in the Launch "
+         "project"),
+    ],
+)  # fmt: skip
+def test_what_it_watches_is_read_from_more_ways_of_saying_it(message: str, watched: str) -> None:
+    assert read_slots(message, have={}, asking=(), zone="UTC", opening=True)["trigger"] == watched
+
+
+def test_a_tool_moved_off_is_not_the_source_and_linear_as_a_name_is_one() -> None:
+    found = read_slots(
+        "we moved off Trello last month, it's Linear now: issues closed this week",
+        have={"source": "trello"},
+        asking=("schedule",),
+        zone="UTC",
+        opening=False,
+    )
+    assert found["source"] == "linear"
