@@ -54,6 +54,13 @@ _PRONOUN_RE = re.compile(
 )
 
 
+_OTHER_ONE_RE = re.compile(
+    r"\b(?:the other (?:one|agent)|the other\b(?!\s+\w+s\b)|l'autre|el otro|la otra|"
+    r"der andere|die andere|den anderen|das andere|o outro|a outra)\b",
+    re.IGNORECASE,
+)
+
+
 def resolve_agent(
     turn: Turn,
     state: AssistantState,
@@ -86,6 +93,15 @@ def resolve_agent(
             return agent
     if _PRONOUN_RE.search(text) and state.last_agent:
         return agents.agent_find(tenant=tenant, reference=state.last_agent)
+    if _OTHER_ONE_RE.search(text):
+        # "now the other one": of the two just listed (or the tenant's two), the one not used.
+        pool = list(state.listed_agents) if len(state.listed_agents) == 2 else []
+        if not pool and len(candidates) == 2:
+            pool = [a.name for a in candidates]
+        current = state.last_agent_run or state.last_agent
+        others = [name for name in pool if name != current]
+        if current in pool and len(others) == 1:
+            return agents.agent_find(tenant=tenant, reference=others[0])
     if guess and entities.get("source"):
         matches = [a for a in candidates if entities["source"].replace("_", "-") in a.name]
         if len(matches) == 1:

@@ -112,6 +112,31 @@ def thank(turn: Turn) -> Reply:
     return Reply("You're welcome! Tell me whenever you need something else.", decision="thanks")
 
 
+# "how's your day going?", "how are you?": asked of the assistant itself.
+HOW_ARE_YOU_RE = re.compile(
+    r"\b(?:how(?:'s| is| are)? (?:you|your (?:day|week|morning))|how(?:'s| is) it going|"
+    r"what'?s up|como (?:estas|est[aá]s|vai|va)|ça va|comment (?:vas-tu|allez-vous)|"
+    r"wie geht'?s|wie geht es dir)\b",
+    re.IGNORECASE,
+)
+
+
+def not_for_me(turn: Turn) -> Reply:
+    """Small talk, or a request that has nothing to do with agents or the workspace: said so in
+    a sentence, with what the assistant does, and no menu of options that do not fit."""
+    if HOW_ARE_YOU_RE.search(turn.message):
+        return Reply(
+            f"All good here, thanks for asking! {CAPABILITIES} What would you like to do?",
+            decision="small_talk",
+        )
+    asked = _request(turn.message)
+    return Reply(
+        f"“{asked}” is outside what I can do: I work with your workspace's agents and skills. "
+        f"{CAPABILITIES}",
+        decision="out_of_scope",
+    )
+
+
 def greet(turn: Turn) -> Reply:
     name = turn.user.first_name or turn.user.get_username()
     return Reply(f"Hello {name}! {CAPABILITIES} What would you like to do?", decision="greeting")

@@ -19,11 +19,13 @@ from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import (
+    HOW_ARE_YOU_RE,
     answer_platform_question,
     greet,
     is_greeting,
     is_thanks,
     manage,
+    not_for_me,
     thank,
 )
 from conversations.assistant.skills import (
@@ -74,6 +76,13 @@ _UNDO_RE = re.compile(
 _ANYWAY_RE = re.compile(
     r"\b(?:anyway|anyways|still|second one|another one|a copy|duplicate|de todos modos|"
     r"quand m[eê]me|trotzdem)\b",
+    re.IGNORECASE,
+)
+# "good catch, no need for another one then": the second one, turned down.
+_NO_NEED_RE = re.compile(
+    r"\b(?:no need|don'?t need|do not need|don'?t want|do not want|no|not|nicht|kein\w*|pas|"
+    r"sin|sem|n[ãa]o)\b[^.!?]{0,25}\b(?:another|second|a copy|duplicate|anyway|otro|otra|"
+    r"autre|noch einen|zweiten|outro)",
     re.IGNORECASE,
 )
 _HOW_WHAT_RE = re.compile(
@@ -175,7 +184,11 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
                        outcome.effects)  # fmt: skip
     if wizard and wizard.proposed:
         accepted = follow.yes or (starts_with_yes(turn.message) and not follow.no)
-        if wizard.duplicate_of and _ANYWAY_RE.search(turn.message):
+        if (
+            wizard.duplicate_of
+            and _ANYWAY_RE.search(turn.message)
+            and not _NO_NEED_RE.search(turn.message)
+        ):
             accepted = True  # "create a second one anyway", whatever the label says
         elif wizard.duplicate_of and _RUN_THE_ONE_RE.search(turn.message):
             # "ah right, I forgot about that one. just run it then": the one pointed out.
@@ -213,6 +226,8 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         )
     if state.options:
         pick = follow.pick(len(state.options))
+        if pick is None:
+            pick = _option_by_agent_word(turn.message, state.options)
         if pick is not None:
             return _picked_option(turn, state, state.options[pick])
     state = state.replace(pending=None)
@@ -236,6 +251,9 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         return Outcome(greet(turn), state)
     if is_thanks(turn.message) and not wizard:
         return Outcome(thank(turn), state)
+    if _not_for_me(turn, follow):
+        outcome = Outcome(not_for_me(turn), state)
+        return _keep_wizard_open(outcome, state, turn) if wizard else outcome
     if wizard:
         detour = _detour(turn, state)
         if detour is None:
@@ -297,6 +315,17 @@ def _read_alone(turn: Turn) -> IntentResult:
     return classify_offline(turn.message, agents=agent_refs(turn.tenant))
 
 
+def _not_for_me(turn: Turn, follow: FollowUp) -> bool:
+    """A confident "nothing to do with agents": small talk or an errand, not a decline, an
+    acknowledgement or a question about the workspace."""
+    intent = turn.intent
+    if intent.action_type != ActionType.UNKNOWN or intent.confidence < 0.85:
+        return False
+    if follow.no or follow.cancel or follow.yes or is_acknowledgement(turn.message):
+        return False
+    return follow.off_topic or bool(HOW_ARE_YOU_RE.search(turn.message))
+
+
 def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool:
     """Whether a reply to a proposal gives more of its details rather than asking for
     something else."""
@@ -306,10 +335,21 @@ def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool
     return bool(slots.keys() & {"destination", "frequency", "zone", "name", "source", "trigger"})
 
 
+def _puts_the_source_right(turn: Turn, state: AssistantState) -> bool:
+    """ "sorry, we moved off Trello. It's Asana now: …": the wizard's source taken back and
+    another named, whatever else the words could be read as."""
+    wizard = state.wizard
+    said = str(wizard.gathered.get("source") or "") if wizard else ""
+    if not wizard or not said or not taken_back(said, turn.message):
+        return False
+    slots = read_slots(turn.message, have=wizard.gathered, asking=(), zone="UTC", opening=False)
+    return bool(slots.get("source")) and slots["source"] != said
+
+
 def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     """A confident request for something else in the middle of the wizard (answered, and the
     wizard kept for later); None when the message answers the wizard."""
-    if is_acknowledgement(turn.message):
+    if is_acknowledgement(turn.message) or _puts_the_source_right(turn, state):
         return None
     if turn.intent.action_type in _SWITCH_AWAY:
         return turn.intent  # the classifier, wizard and all, read it as something else
@@ -333,9 +373,6 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     # What the wizard asked for, given ("pull the closed issues from Linear" when it asked
     # where the data comes from), unless the message names one of the tenant's agents.
     answers |= {k for k in slots if k in wizard.asking and k in ("source", "trigger")}
-    said = str(wizard.gathered.get("source") or "")
-    if slots.get("source") and said and slots["source"] != said and taken_back(said, turn.message):
-        answers.add("source")  # "we moved off Trello. It's Asana now: …" puts the source right
     if "agent" in alone.entities or is_question(turn.message) or not answers:
         return alone
     return None
@@ -367,6 +404,24 @@ def _keep_wizard_open(outcome: Outcome, state: AssistantState, turn: Turn) -> Ou
     reply = outcome.reply
     reply.content += note
     return Outcome(reply, outcome.state.replace(wizard=wizard), outcome.effects)
+
+
+def _option_by_agent_word(text: str, options: tuple[Option, ...]) -> int | None:
+    """ "the support one" among "Run sales-digest" and "Run support-digest": the option whose
+    agent alone has a word of the (short) message."""
+    said = set(re.findall(r"[a-z0-9]{3,}", text.lower()))
+    if len(said) > 6:
+        return None
+    parts = [
+        set(re.split(r"[-_]", option.agent.lower())) if option.agent else set()
+        for option in options
+    ]
+    hits = [
+        index
+        for index, mine in enumerate(parts)
+        if said & (mine - set().union(*(p for j, p in enumerate(parts) if j != index)))
+    ]
+    return hits[0] if len(hits) == 1 else None
 
 
 def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome:

@@ -183,6 +183,7 @@ _POSTS_WHAT_RE = re.compile(
     r"[\w.+-]+@)",
     re.IGNORECASE,
 )
+_AFTER_COLON_RE = re.compile(r":\s*(?P<what>" + _PHRASE + ")")
 # "emails me every new HubSpot lead": what it reacts to.
 _EVERY_NEW_RE = re.compile(
     r"\b(?:every|each|any|all|whenever an?|when an?|posts?|sends?|emails?|forwards?|shares?)\s+"
@@ -611,9 +612,14 @@ def read_slots(
             slots["zone"] = said_zone or have.get("zone") or zone
         elif said_zone:
             slots["zone"] = said_zone
-    if opening or not have.get("trigger"):
+    # "we moved off Trello, it's Asana now: tasks completed in …": what it watches goes too.
+    moved = bool(slots.get("source") and have.get("source") and slots["source"] != have["source"])
+    if opening or moved or not have.get("trigger"):
         watched = what_it_watches(body)
-        if watched and not (have.get("trigger") and not opening):
+        colon = _AFTER_COLON_RE.search(body) if moved and not watched else None
+        if colon:
+            watched = _clean(colon.group("what"))  # "It's Asana now: tasks completed in …"
+        if watched and (opening or moved or not have.get("trigger")):
             slots["trigger"] = watched
     purpose = _AGENT_FOR_RE.search(body)
     if purpose and opening:

@@ -36,7 +36,7 @@ from intents.offline.context import (
 )
 from intents.offline.entities import entities_from
 from intents.offline.guard import drop_retracted, strip_meta
-from intents.offline.lexicon import AGENT_WORD, words
+from intents.offline.lexicon import AGENT_WORD, STOPWORDS, words
 from intents.offline.model import LABELS, Engine, engine, features
 from intents.offline.prose import names_an_action, read_prose
 from intents.offline.text import AgentKeys, Parsed, agent_keys, normalize, parse
@@ -391,7 +391,7 @@ def _follow_up(
                     chosen[1], 0.9, f"picks option {chosen[0]} ({chosen[2] or chosen[1]})"
                 )
             # "3 — I'd actually just like to know what you can do": the rest says what.
-        by_label = _option_by_label(parsed, ctx)
+        by_label = _option_by_label(parsed, ctx) if n_units <= 10 else None
         if by_label is None and n_units <= 6:
             # "a new one" when only one option says "new".
             side = _side_named(parsed, [(action, label) for _, action, label in ctx.options])
@@ -898,7 +898,9 @@ _ACTION_WORDS = frozenset({"create", "run", "show", "change", "skill", "agent", 
 @functools.lru_cache(maxsize=512)
 def _label_words(label: str) -> frozenset[str]:
     units = parse(label, engine().analyzer).units
-    return frozenset(u.canon for u in units if u.concepts or len(u.canon) > 3)
+    return frozenset(
+        u.canon for u in units if u.concepts or (len(u.canon) > 3 and u.canon not in STOPWORDS)
+    )
 
 
 def _a_run_for_a_period(parsed: Parsed, entities: Mapping[str, str]) -> bool:
@@ -949,7 +951,11 @@ def _side_named(
 
 def _option_by_label(parsed: Parsed, ctx: Context) -> tuple[int, ActionType, str] | None:
     """The one option whose label shares the most content words with the message."""
-    words = {u.canon for u in parsed.units if u.concepts or len(u.canon) > 3} - {"__agent__"}
+    words = {
+        u.canon
+        for u in parsed.units
+        if u.concepts or (len(u.canon) > 3 and u.canon not in STOPWORDS)
+    } - {"__agent__"}
     if not words:
         return None
     scored: list[tuple[int, tuple[int, ActionType, str]]] = []

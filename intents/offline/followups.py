@@ -36,6 +36,11 @@ class FollowUp:
     def no(self) -> bool:
         return is_denial(self.parsed)
 
+    @property
+    def off_topic(self) -> bool:
+        """Small talk or an errand ("write me a poem", "what's the weather")."""
+        return "OOS" in self.parsed.concepts
+
     def pick(self, size: int) -> int | None:
         """The 0-based item of a numbered list of ``size`` that the reply picks, if any."""
         return selection(self.parsed, size)

@@ -405,6 +405,59 @@ def test_a_new_time_alone_or_a_new_name_in_other_languages_changes_the_agent(
     assert effect.config == config and effect.name == name
 
 
+@pytest.mark.parametrize(
+    ("message", "said"),
+    [
+        ("write me a limerick about our CFO", "outside what I can do"),
+        ("what's the weather like in Oslo tomorrow?", "outside what I can do"),
+        ("how's your day going?", "thanks for asking"),
+    ],
+)
+def test_small_talk_and_errands_get_a_sentence_not_a_menu(
+    world: World, reads_only: Any, message: str, said: str
+) -> None:
+    outcome = respond(world, AssistantState(), message, ActionType.UNKNOWN, confidence=0.95)
+    assert said in outcome.reply.content
+    assert "1." not in outcome.reply.content and outcome.state.options == ()
+    assert outcome.effects == ()
+
+
+def test_an_errand_in_the_middle_of_a_wizard_is_answered_and_the_wizard_kept(
+    world: World, reads_only: Any
+) -> None:
+    opened = respond(
+        world,
+        AssistantState(),
+        "create an agent that watches Intercom for unanswered chats",
+        ActionType.CREATE_AGENT,
+    )
+    aside = respond(world, opened.state, "tell me a joke first", ActionType.UNKNOWN, confidence=0.9)
+    assert "outside what I can do" in aside.reply.content
+    assert aside.state.wizard == opened.state.wizard
+    assert "tell me a joke" not in str(aside.state.wizard.gathered)
+
+
+def test_a_source_put_right_takes_what_it_watches_along(world: World, reads_only: Any) -> None:
+    opened = respond(
+        world,
+        AssistantState(),
+        "create an agent that collects the cards moved to Done in Trello and emails a recap to "
+        "team@acme.io",
+        ActionType.CREATE_AGENT,
+    )
+    fixed = respond(
+        world,
+        opened.state,
+        "sorry, we moved off Trello. It's Asana now: tasks completed in the Launch project.",
+        ActionType.UPDATE_AGENT,
+        confidence=0.8,
+    )
+    assert fixed.effects == ()
+    gathered = fixed.state.wizard.gathered
+    assert gathered["source"] == "asana"
+    assert gathered["trigger"] == "tasks completed in the Launch project"
+
+
 def test_actually_cancel_that_right_after_creating_undoes_it(world: World, reads_only: Any) -> None:
     created = respond(
         world,
