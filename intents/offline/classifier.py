@@ -235,7 +235,9 @@ def _classify(
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
         logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
-    if decision is None and _only_an_agent(parsed):
+    if decision is None and (
+        _only_an_agent(parsed) or _only_an_agent(parsed, by_tool=_agent_by_source(entities, names))
+    ):
         # "jira monitor", "the money one": an agent named and nothing asked of it. Show it, and
         # say a run is the other reading ("again" makes it a run).
         if {"T_AGAIN", "ADJ_SAME"} & parsed.concepts:
@@ -298,6 +300,7 @@ def _with_prose(
         answering=prose.answering,
         about_skills=prose.about_skills,
         about_platform=prose.about_platform,
+        needs_access=prose.needs_access,
     )
 
 
@@ -411,6 +414,12 @@ def _follow_up(
         side = ctx.alternatives[picked] if picked is not None else side
         if side is not None:
             return _Decision(side[0], 0.8, f"takes one side of the question ({side[1]})")
+        if _WHATEVER_RE.match(parsed.norm):
+            # "whatever works", "up to you": the first way the assistant put forward.
+            first = ctx.alternatives[0]
+            return _Decision(
+                first[0], 0.7, f"leaves the choice to the assistant ({first[1]})", ambiguous=True
+            )
         shared = {action for action, _ in ctx.alternatives}
         if len(shared) == 1 and n_units <= 3 and not is_denial(parsed) and not is_cancel(parsed):
             # "both", "all of them", "whichever": both sides are the same action.
@@ -667,6 +676,35 @@ def _follow_up(
             logits[_INDEX[ctx.prev_intent]] += 2.0
         elif n_units <= 6:
             logits[_INDEX[ctx.prev_intent]] += 0.3
+    if ctx.needs_access and _FIX_IT_RE.match(parsed.norm):
+        # "fix it" right after a run failed on an expired token: reconnect the account.
+        return _Decision(
+            ActionType.MANAGE_PLATFORM,
+            0.7,
+            "fixes the connection a run failed on",
+            alternative=ActionType.EXECUTE_TASK,
+        )
+
+    if ctx.last_run and _TELL_THEM_RE.match(parsed.norm) and n_units <= 10 and not has_agent:
+        # "ping the owners" right after a run's result: once now, or from now on.
+        every = "RECUR" in concepts or _AUTOMATICALLY_RE.search(parsed.norm)
+        return _Decision(
+            ActionType.UPDATE_AGENT if every else ActionType.EXECUTE_TASK,
+            0.7,
+            "tells people about the result just given",
+            alternative=ActionType.CREATE_AGENT if every else ActionType.UPDATE_AGENT,
+        )
+
+    if _KEEP_IT_CURRENT_RE.search(parsed.norm) and n_units <= 12 and ctx.wizard is None:
+        # "can you keep that sheet up to date?" right after a one-off export: from now on.
+        keeps = ActionType.UPDATE_AGENT if ctx.last_agent and not ctx.last_run else None
+        return _Decision(
+            keeps or ActionType.CREATE_AGENT,
+            0.7,
+            "wants what was just done kept current",
+            alternative=ActionType.EXECUTE_TASK,
+        )
+
     if (
         ctx.last_agent
         and ctx.wizard is None
@@ -792,6 +830,27 @@ _ASKING_RE = re.compile(
     r"\b(?:pourriez|pouvez|peux|podrias|puedes|podes|pode|kannst|konnen|koennen|bitte|por favor|"
     r"s il vous plait|queria|quisiera|je voudrais|ich mochte|gostaria)\b"
 )
+_WHATEVER_RE = re.compile(
+    r"^(?:ok |okay |hmm |erm )?(?:whatever(?:s| is)? (?:works|simplest|easiest|is best|you think)|"
+    r"whichever|up to you|your call|you decide|you choose|either (?:is|one is|way is) fine|"
+    r"either|dealers choice|lo que sea|como prefieras|comme tu veux|peu importe|egal|wie du willst|"
+    r"tanto faz|como preferir)\b"
+)
+_FIX_IT_RE = re.compile(
+    r"^(?:ok |okay |please |pls |can you |could you )?(?:fix|repair|sort out|reconnect|renew|"
+    r"refresh|arregla|repara|corrige|r[ée]pare|behebe|reparier|conserta)\b.{0,20}$"
+)
+_TELL_THEM_RE = re.compile(
+    r"^(?:ok |okay |great |thanks,? |now |and |then )?(?:please |can you |could you )?"
+    r"(?:ping|remind|notify|nudge|message|email|dm|tell|alert|chase)\s+"
+    r"(?:the |their |all |each |those |these )?(?:owners?|assignees?|people|team|folks|reps?|"
+    r"authors?|them|everyone)\b"
+)
+_AUTOMATICALLY_RE = re.compile(r"\b(?:automatically|from now on|each time|every time|always)\b")
+_KEEP_IT_CURRENT_RE = re.compile(
+    r"\bkeep (?:it|that|this|them|the \w+|that \w+|this \w+) (?:up to date|updated|current|"
+    r"in sync|synced|fresh|refreshed)\b"
+)
 _UNRELATED_RE = re.compile(
     r"^(?:unrelated|different (?:question|topic)|side (?:note|question)|off topic|"
     r"changing (?:the )?(?:subject|topic)|before (?:i|we) forget|sin relacion|autre chose)\b"
@@ -846,9 +905,12 @@ def _own_verb(concepts: frozenset[str]) -> ActionType | None:
     return None
 
 
-def _only_an_agent(parsed: Parsed) -> bool:
-    """Nothing but an agent's name or nickname ("jira monitor", "the notion thing again")."""
+def _only_an_agent(parsed: Parsed, *, by_tool: str | None = None) -> bool:
+    """Nothing but an agent's name or nickname ("jira monitor", "the notion thing again"), or
+    (``by_tool``: the one agent its tool names) "the jira report"."""
     concepts = parsed.concepts
+    if by_tool is not None:
+        concepts = concepts - {"SRC"} | {"AGENT"}
     return (
         "AGENT" in concepts
         and concepts <= _NOTHING_ASKED

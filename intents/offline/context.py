@@ -57,6 +57,9 @@ class Context:
     # The text was about a workspace setting, no agent ("The workspace time zone is UTC"):
     # "change it to America/Chicago" changes that setting.
     about_platform: bool = False
+    # The text said a run failed on an expired or revoked access ("the Jira API token
+    # expired"): "fix it" reconnects.
+    needs_access: bool = False
 
 
 def _meta(turn: Mapping[str, Any]) -> Mapping[str, Any]:

@@ -74,6 +74,12 @@ _PLATFORM_OBJECT_RE = re.compile(
     r"permissions?|workspace|member|invite|payment (?:method|details)|subscription)\b",
     re.IGNORECASE,
 )
+_ACCESS_LOST_RE = re.compile(
+    r"\b(?:token|credentials?|api key|access|authori[sz]ation|connection|oauth)\b[^.]{0,40}\b"
+    r"(?:expired|revoked|invalid|was removed|no longer valid|disconnected|lost)\b|"
+    r"\b(?:expired|revoked|invalid)\s+(?:\w+\s+){0,2}(?:token|credentials?|api key|access)\b",
+    re.IGNORECASE,
+)
 # What the workspace has, as the assistant talks about it.
 _SETTINGS_RE = re.compile(
     r"\b(?:workspace|(?:starter|pro|team|business|enterprise|free) plan|your plan|billing|"
@@ -89,6 +95,11 @@ _SETTINGS_LIST_RE = re.compile(
 )
 _WHICH_ONE_RE = re.compile(
     r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what) (?:one|agent)\b[^?]{0,20}\?$", re.I
+)
+_WHICH_DO_YOU_PREFER_RE = re.compile(
+    r"^(?:so,? )?(?:which (?:one )?(?:would you (?:like|prefer)|do you (?:prefer|want)|"
+    r"works (?:better|best)|sounds better)|what (?:would|do) you prefer)\b",
+    re.IGNORECASE,
 )
 _CREATE_IT_RE = re.compile(r"\b(?:create|build|set up|make) (?:it|this|that|them)\b", re.I)
 # "I can build a watcher that …": what is offered, after its lead.
@@ -227,6 +238,7 @@ class Prose:
     answering: ActionType | None = None
     about_skills: bool = False
     about_platform: bool = False
+    needs_access: bool = False
 
 
 def _agent_names(text: str, known: Sequence[str]) -> list[str]:
@@ -424,6 +436,10 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     alternatives: tuple[tuple[ActionType, str], ...] = ()
     if question and not asking and offer is None:
         alternatives = _alternatives(question, judge)
+        if not alternatives and _WHICH_DO_YOU_PREFER_RE.match(question):
+            # "I can add ANDROID to it, or create a separate agent. Which would you like?"
+            said = [s.strip() for s in _SENTENCE_RE.findall(before) if _OR_RE.search(s)]
+            alternatives = _alternatives(said[-1], judge) if said else ()
 
     wizard: ActionType | None = None
     if question:
@@ -465,6 +481,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     return Prose(
         answering=answering,
         about_skills=bool(_SKILL_RE.search(text)) and not named,
+        needs_access=bool(_ACCESS_LOST_RE.search(text)),
         about_platform=(
             not named and offer is None and wizard is None and bool(_SETTINGS_RE.search(text))
         ),

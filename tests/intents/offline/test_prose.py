@@ -502,6 +502,15 @@ def test_setup_questions_offers_and_settings_read_from_the_text(
          "update_agent"),
         ("", "Fertig: 'pr-check' läuft jeden Montag um 9 Uhr und postet in #dev.",
          "nicht montag sondern dienstag", "update_agent"),
+        # The choice left to the assistant; a failed connection fixed; people told once.
+        ("add the Android bugs too", "I can add ANDROID to jira-overdue-monitor, or create a "
+         "separate agent for it. Which would you like?", "up to you", "update_agent"),
+        ("why did the notion one fail?", "notion-reporter failed at 9:00 because the Notion "
+         "access token expired.", "can you fix it", "manage_platform"),
+        ("run the jira monitor", "jira-overdue-monitor found 5 overdue tickets in WEB.",
+         "nudge the assignees", "execute_task"),
+        ("export the Shopify orders", "Done: the export of today's Shopify orders is in your "
+         "Drive as 'Orders - today'.", "great, can you keep it updated?", "create_agent"),
         # A run asked for as a schedule is an agent.
         ("run the finance analysis", "financial-analyzer finished: margin 18%, churn 3%.",
          "do the same for churn every month", "create_agent"),
