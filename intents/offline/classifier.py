@@ -880,9 +880,11 @@ _NOTHING_ASKED = frozenset({"AGENT", "N_AGENT", "N_REPORT", "T_AGAIN", "ADJ_SAME
 def _weigh_the_request(text: str, eng: Engine, names: tuple[str, ...], logits: list[float]) -> None:
     """In a long message, the sentences that ask for something count once more ("… Our Jira
     has been a mess since the reorg. Before tomorrow, please gather every overdue ticket …")."""
-    asking = [s for s in _SENTENCE_SPLIT_RE.split(text) if _ASKING_RE.search(s)]
-    if not asking or len(asking) == len(_SENTENCE_SPLIT_RE.split(text)):
+    sentences = _SENTENCE_SPLIT_RE.split(text)
+    asking = [s for s in sentences if _ASKING_RE.search(s)]
+    if not asking or len(asking) == len(sentences):
         return
+    asking = asking[-2:]  # the request is usually last; two sentences keep it cheap
     parsed = parse(" ".join(asking), eng.analyzer, _agent_keys(names), normalized=True)
     if not parsed.units:
         return
