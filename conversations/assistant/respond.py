@@ -62,7 +62,9 @@ from skill_sessions.services import session_load as services_load
 # classifies as create_agent is a described chore, answered with a proposal.
 _ASKED_FOR_AGENT_RE = re.compile(
     r"\b(?:create|build|make|mak|set ?up|add|spin up|new|want|need|like|love|crea|crear|créer|"
-    r"crée|cree|construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura)\b"
+    r"crée|cree|construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura|veux|"
+    r"voudrais|aimerais|quero|queria|gostaria|quiero|quisiera|necesito|preciso|brauche|"
+    r"m[öo]chte|will|h[äa]tte gern)\b"
     r".{0,40}\b(?:agent|agents|agnet|agnets|agetn|bot|monitor|automation|watcher|agente|agenten|"
     r"robot)\b",
     re.IGNORECASE,
@@ -270,6 +272,9 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     if action == ActionType.CREATE_AGENT and intent.confidence >= 0.45 and not _asked_for(turn):
         # A described chore, even one read with doubt: the proposal is itself the question.
         return wizard_step(turn, state, turn.message, proposal=True)
+    if action == ActionType.CREATE_AGENT and _asked_for(turn):
+        # "quero criar um agente": asked for in so many words; the wizard asks what it needs.
+        return _act(turn, state, action, entities, turn.message)
     if action in _PAUSE_READINGS and not is_question(turn.message):
         # "resume the third one again", "setz ihn wieder fort": pausing or resuming that agent,
         # whatever else the words could be read as (never a run).

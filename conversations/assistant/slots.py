@@ -681,6 +681,14 @@ def _merge_when(before: str, when: str | None, text: str) -> str | None:
     return when
 
 
+_INTERJECTION_RE = re.compile(
+    r"(?:\W*\b(?:ah|oh|uh|um|hmm|no|non|nope|nein|nee|n[aã]o|wait|attends|warte|espera|actually|"
+    r"en fait|eigentlich|rather|plut[oô]t|instead|I mean|je veux dire|mejor|melhor|sorry|pardon|"
+    r"oops)\b\W*)+",
+    re.IGNORECASE,
+)
+
+
 def _free_text(
     body: str, slots: dict[str, str], have: Mapping[str, str], asking: Sequence[str]
 ) -> None:
@@ -696,6 +704,8 @@ def _free_text(
         and not is_acknowledgement(p)
         and not zone_in(p)  # "9:15, Asia/Kolkata": a time zone, not what it watches
         and not find_days(normalize(p))  # "nicht freitag sondern donnerstag": a day
+        and not find_time(normalize(p))  # "plutôt 7h45": a time put right
+        and not _INTERJECTION_RE.fullmatch(p)  # "ah non", "oh wait, no"
     ]
     if open_fields and not slots.get(open_fields[0]) and plain:
         slots[open_fields[0]] = plain.pop(0)[:160]

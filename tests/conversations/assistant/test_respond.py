@@ -302,17 +302,38 @@ def test_details_given_after_a_proposal_add_to_it_and_it_still_waits_for_a_yes(
 
 
 @pytest.mark.parametrize(
-    "request_",
+    ("request_", "confidence"),
     [
-        "I'd love an agent that keeps an eye on stale HubSpot deals",
-        "mak an agnet that grabs new Linear bugs for #mobile",
+        ("I'd love an agent that keeps an eye on stale HubSpot deals", 0.8),
+        ("mak an agnet that grabs new Linear bugs for #mobile", 0.8),
+        ("je veux un agent qui surveille les tickets Jira urgents", 0.8),
+        # Read with doubt, but asked for in so many words: the wizard, not a menu.
+        ("quero criar um agente", 0.4),
+        ("ich möchte einen Agenten erstellen", 0.4),
     ],
 )
 def test_asking_for_an_agent_in_other_words_starts_the_wizard_not_a_proposal(
-    world: World, reads_only: Any, request_: str
+    world: World, reads_only: Any, request_: str, confidence: float
 ) -> None:
-    outcome = respond(world, AssistantState(), request_, ActionType.CREATE_AGENT, confidence=0.8)
+    outcome = respond(
+        world, AssistantState(), request_, ActionType.CREATE_AGENT, confidence=confidence
+    )
     assert outcome.state.wizard is not None and not outcome.state.wizard.proposed
+    assert outcome.state.options == ()
+
+
+def test_a_time_put_right_mid_wizard_leaves_no_details_behind(
+    world: World, reads_only: Any
+) -> None:
+    opened = respond(
+        world,
+        AssistantState(),
+        "je veux un agent qui surveille les tickets Jira urgents, tous les jours à 8h30",
+        ActionType.CREATE_AGENT,
+    )
+    fixed = respond(world, opened.state, "ah non, plutôt 7h45", ActionType.CREATE_AGENT)
+    gathered = fixed.state.wizard.gathered
+    assert "07:45" in gathered["frequency"] and "details" not in gathered
 
 
 def test_a_summary_by_email_in_french_is_an_answer_not_where_were_we(
