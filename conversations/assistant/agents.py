@@ -184,7 +184,8 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             meta={"listed_agents": [a.name for a in shown]},
             decision="list_agents",
         ),
-        state,
+        # One agent listed is the one "it" means next ("what time does it run?").
+        state.replace(last_agent=shown[0].name) if len(shown) == 1 else state,
     )
 
 

@@ -113,6 +113,12 @@ _RUN_THE_ONE_RE = re.compile(
     r"f[üu]hr\w* (?:\w+ )?aus|starte|roda|executa)\b",
     re.IGNORECASE,
 )
+_ASKS_ABOUT_IT_RE = re.compile(
+    r"^(?:so |and |ok |okay |wait,? )?(?:what (?:does|will) it (?:watch|do|look at|check|send)|"
+    r"where (?:does|will) it (?:send|post|go)|when (?:does|will) it run|how often (?:does|will) it "
+    r"run|what have we got so far)\b",
+    re.IGNORECASE,
+)
 _THAT_IDEA_RE = re.compile(
     r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
 )
@@ -256,6 +262,14 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     if _not_for_me(turn, follow):
         outcome = Outcome(not_for_me(turn), state)
         return _keep_wizard_open(outcome, state, turn) if wizard else outcome
+    named = entities.get("agent", "").lower()
+    if (
+        wizard
+        and _ASKS_ABOUT_IT_RE.search(turn.message)
+        and (not named or named not in turn.message.lower())
+    ):
+        # "what does it watch?" while setting one up: the one being set up.
+        return Outcome(wizard_recap(wizard, tenant_zone(turn), asked=True), state)
     if wizard:
         detour = _detour(turn, state)
         if detour is None:

@@ -428,6 +428,15 @@ def what_it_does(text: str) -> str | None:
     return None
 
 
+_INTO_A_TABLE_RE = re.compile(
+    r"\b(?:put|add|save|write|append|log|store|drop|send|insert)\b[^.;!?]{0,30}?\b(?:in|into|to)\s+"
+    r"(?:the\s+|our\s+|a\s+)?['\"«“](?P<name>[^'\"»”]{1,60})['\"»”]\s+"
+    r"(?P<kind>table|sheet|spreadsheet|database|tab|base)\s+(?:in|on|of)\s+"
+    r"(?P<tool>Airtable|Google Sheets|Notion|Excel|Smartsheet)\b",
+    re.IGNORECASE,
+)
+
+
 def destination_in(text: str, entity: str | None) -> str | None:
     """Where results go, with channels and addresses exactly as written."""
     channel = _where_to(_CHANNEL_RE, text)
@@ -445,6 +454,10 @@ def destination_in(text: str, entity: str | None) -> str | None:
         # "emails ravi@… and oksana@…": every address, in the order written.
         more = [m.group(0) for m in _EMAIL_RE.finditer(text, email.end())]
         return ", ".join(dict.fromkeys([email.group(0), *more]))
+    table = _INTO_A_TABLE_RE.search(text)
+    if table:
+        # "put them in the 'Wins' table in Airtable": a table or sheet, named as written.
+        return f"{table.group('tool')} '{table.group('name')}' {table.group('kind').lower()}"
     if tool in ("slack", "teams", "discord", "email", "sms"):
         return {"slack": "Slack", "teams": "Microsoft Teams", "discord": "Discord"}.get(
             tool, "Email" if tool == "email" else "SMS"

@@ -513,15 +513,21 @@ def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | Non
     )
 
 
-def wizard_recap(wizard: Wizard, zone: str) -> Reply:
+def wizard_recap(wizard: Wizard, zone: str, *, asked: bool = False) -> Reply:
+    """Where the wizard stands; ``asked``: a question about the agent being set up ("what
+    does it watch?") rather than "where were we?"."""
     lines = detail_lines(wizard.gathered)
-    parts = ["No problem! We were setting up a new agent."]
+    parts = [
+        "Here's the agent we're setting up."
+        if asked
+        else "No problem! We were setting up a new agent."
+    ]
     parts.append(
         "So far we have:\n" + "\n".join(lines) if lines else "We haven't settled any details yet."
     )
     if wizard.asking:
-        asked = _questions(wizard.asking, zone, wizard.gathered.get("frequency", ""))
-        parts.append(f"I was asking:\n{asked}")
+        questions = _questions(wizard.asking, zone, wizard.gathered.get("frequency", ""))
+        parts.append(f"I was asking:\n{questions}")
     return Reply("\n\n".join(parts), decision="wizard_recap")
 
 

@@ -322,6 +322,33 @@ def test_asking_for_an_agent_in_other_words_starts_the_wizard_not_a_proposal(
     assert outcome.state.options == ()
 
 
+def test_what_does_it_watch_while_setting_one_up_is_about_the_one_being_set_up(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    opened = respond(
+        world,
+        AssistantState(last_agent="jira-watch"),
+        "I want a new agent that pulls closed-won deals from Salesforce",
+        ActionType.CREATE_AGENT,
+    )
+    asked = respond(
+        world,
+        opened.state,
+        "what does it watch?",
+        ActionType.QUERY_INFO,
+        entities={"agent": "jira-watch"},  # "it", read as the agent talked about before
+    )
+    assert "closed-won deals" in asked.reply.content and "jira-watch" not in asked.reply.content
+    assert asked.state.wizard == opened.state.wizard
+
+
+def test_a_list_of_one_agent_makes_it_what_it_means(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    listed = respond(world, AssistantState(), "list my agents", ActionType.QUERY_INFO)
+    assert listed.state.last_agent == "jira-watch"
+
+
 def test_a_time_put_right_mid_wizard_leaves_no_details_behind(
     world: World, reads_only: Any
 ) -> None:

@@ -229,3 +229,18 @@ def test_a_tool_moved_off_is_not_the_source_and_linear_as_a_name_is_one() -> Non
         opening=False,
     )
     assert found["source"] == "linear"
+
+
+@pytest.mark.parametrize(
+    ("message", "destination"),
+    [
+        ("put them in the 'Wins' table in Airtable", "Airtable 'Wins' table"),
+        ('add each one to the "Q3 leads" sheet in Google Sheets', "Google Sheets 'Q3 leads' sheet"),
+    ],
+)
+def test_a_named_table_or_sheet_in_a_tool_is_where_results_go(
+    message: str, destination: str
+) -> None:
+    assert read_slots(message, have={}, asking=(), zone="UTC", opening=False)["destination"] == (
+        destination
+    )
