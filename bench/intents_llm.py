@@ -35,7 +35,7 @@ def run() -> None:
     from django.conf import settings
 
     from bench.common import median, percentile, print_table
-    from intents import llm
+    from intents.llm.client import reset_llm_status
     from tests.intents.llm_server import Reply, running_server
 
     saved = {
@@ -56,7 +56,7 @@ def run() -> None:
             settings.OMNIFORGE_INTENT_MODEL = "openai/bench-model"
             settings.OMNIFORGE_INTENT_TIMEOUT_S = 5.0
             settings.OMNIFORGE_INTENT_MAX_RETRIES = 0
-            llm.reset_llm_status()
+            reset_llm_status()
             bare, tier = asyncio.run(_measure(server.base_url))
             calls = server.call_count
     finally:
@@ -66,7 +66,7 @@ def run() -> None:
             os.environ.pop("OPENAI_API_KEY", None)
         else:
             os.environ["OPENAI_API_KEY"] = saved_key
-        llm.reset_llm_status()
+        reset_llm_status()
 
     ratio = median(tier) / median(bare)
     ratio_p95 = percentile(tier, 95) / percentile(bare, 95)
