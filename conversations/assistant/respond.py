@@ -102,9 +102,13 @@ _AFTER_ALL_RE = re.compile(
     r"\b(?:after all|on second thought|changed my mind|let'?s do (?:it|that|the agent|that agent)|"
     r"the (?:agent|one) you (?:suggested|proposed|offered)|"
     r"go with (?:your|that) (?:idea|suggestion)|"
-    r"doch|den du vorgeschlagen hast|al final|pensándolo mejor|lo que (?:me )?(?:propusiste|"
-    r"sugeriste)|finalement|tout compte fait|ce que tu (?:as|m'as) propos[ée]|pensando bem|"
-    r"afinal|o que (?:você|voce) (?:sugeriu|propôs|propos))\b",
+    # A particle alone ("doch", "al final", "finalement") says nothing: "al final del mes" is a
+    # date. Only with a yes or a do-it does it take the proposal up.
+    r"mach(?:en wir)? (?:das|es) doch|doch (?:machen|einrichten)|den du vorgeschlagen hast|"
+    r"al final (?:s[ií]|hazlo|dale|lo quiero)|pensándolo mejor|lo que (?:me )?(?:propusiste|"
+    r"sugeriste)|finalement (?:oui|d'accord|vas-y|fais-le)|tout compte fait|"
+    r"ce que tu (?:as|m'as) propos[ée]|pensando bem|afinal (?:sim|pode)|"
+    r"o que (?:você|voce) (?:sugeriu|propôs|propos))\b",
     re.IGNORECASE,
 )
 _LEAD_IN_RE = re.compile(r"^(?:\W*\b(?:ok(?:ay)?|so|well|actually|hmm|right|alright)\b)+\W*", re.I)

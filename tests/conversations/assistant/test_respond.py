@@ -391,6 +391,11 @@ def test_a_yes_that_names_another_thing_does_not_take_up_a_declined_proposal(
     declined = respond(world, proposed.state, "no thanks", ActionType.UNKNOWN)
     other = respond(world, declined.state, "yes, what plans do you have?", ActionType.QUERY_INFO)
     assert other.effects == ()
+    # A particle that only sometimes means "after all" is not enough: here it is a date.
+    later = respond(
+        world, declined.state, "zeig mir doch die Läufe al final del mes", ActionType.QUERY_INFO
+    )
+    assert later.effects == () and later.state.declined is not None
 
 
 @pytest.fixture
