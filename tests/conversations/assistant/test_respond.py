@@ -251,6 +251,16 @@ def test_a_declined_proposal_creates_nothing_and_forgets_it(world: World, reads_
     assert "won't set that up" in declined.reply.content
 
 
+def _zendesk_proposal_declined(world: World, no: str) -> Outcome:
+    proposed = respond(
+        world,
+        AssistantState(),
+        "I keep forgetting to check Zendesk for urgent tickets and posting them to #support",
+        ActionType.CREATE_AGENT,
+    )
+    return respond(world, proposed.state, no, ActionType.UNKNOWN)
+
+
 @pytest.mark.parametrize(
     "later",
     [
@@ -263,13 +273,7 @@ def test_a_declined_proposal_creates_nothing_and_forgets_it(world: World, reads_
 def test_a_declined_proposal_taken_up_later_creates_it_with_what_was_said(
     world: World, reads_only: Any, later: str
 ) -> None:
-    proposed = respond(
-        world,
-        AssistantState(),
-        "I keep forgetting to check Zendesk for urgent tickets and posting them to #support",
-        ActionType.CREATE_AGENT,
-    )
-    declined = respond(world, proposed.state, "not now, thanks", ActionType.UNKNOWN)
+    declined = _zendesk_proposal_declined(world, "not now, thanks")
     aside = respond(world, declined.state, "what can you do?", ActionType.QUERY_INFO)
     assert declined.effects == aside.effects == ()
     taken_up = respond(world, aside.state, later, ActionType.UPDATE_AGENT, confidence=0.5)
@@ -382,13 +386,7 @@ def test_a_summary_by_email_in_french_is_an_answer_not_where_were_we(
 def test_a_yes_that_names_another_thing_does_not_take_up_a_declined_proposal(
     world: World, reads_only: Any
 ) -> None:
-    proposed = respond(
-        world,
-        AssistantState(),
-        "I keep forgetting to check Zendesk for urgent tickets and posting them to #support",
-        ActionType.CREATE_AGENT,
-    )
-    declined = respond(world, proposed.state, "no thanks", ActionType.UNKNOWN)
+    declined = _zendesk_proposal_declined(world, "no thanks")
     other = respond(world, declined.state, "yes, what plans do you have?", ActionType.QUERY_INFO)
     assert other.effects == ()
     # A particle that only sometimes means "after all" is not enough: here it is a date.
