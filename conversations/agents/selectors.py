@@ -106,6 +106,10 @@ def agents_paused(*, tenant: Tenant, limit: int) -> list[Agent]:
     )
 
 
+def agents_count(*, tenant: Tenant) -> int:
+    return Agent.objects.for_tenant(tenant).count()
+
+
 def agents_for_matching(*, tenant: Tenant) -> list[Agent]:
     """Names and descriptions to match a request's words against (bounded)."""
     return list(Agent.objects.for_tenant(tenant).only("id", "name", "description")[:200])

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from conversations.agents import selectors as agents
-from conversations.assistant.effects import RunAgent, UpdateAgent
+from conversations.assistant.effects import DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import HELP_RE
 from conversations.assistant.slots import Schedule, destination_in, zone_in
@@ -137,6 +137,15 @@ def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str
     )
 
 
+_WANTS_LIST_RE = re.compile(r"\b(list|all|my agents)\b", re.IGNORECASE)
+# "how many agents do I have now?": the list, which counts them, not the agent talked about.
+_HOW_MANY_RE = re.compile(
+    r"\b(?:how many (?:of my )?agents|cu[aá]ntos agentes|combien d'agents|wie viele agenten|"
+    r"quantos agentes)\b",
+    re.IGNORECASE,
+)
+
+
 def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
     if HELP_RE.search(text):
         return Outcome(
@@ -157,8 +166,8 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
         )
     if _WHICH_PAUSED_RE.search(text) and not entities.get("agent"):
         return _paused_list(turn, state)
-    agent = resolve_agent(turn, state, entities, text)
-    wants_list = re.search(r"\b(list|all|my agents)\b", text, re.IGNORECASE)
+    wants_list = _WANTS_LIST_RE.search(text)
+    agent = None if _HOW_MANY_RE.search(text) else resolve_agent(turn, state, entities, text)
     if agent is not None and (entities.get("agent") or not wants_list):
         return _details(state, agent, text)
     listed = agents.agents_first(tenant=turn.tenant, limit=MAX_LISTED + 1)
@@ -178,9 +187,13 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
         for a in shown
     ]
     more = "\n(and more: ask for one by name)" if len(listed) > MAX_LISTED else ""
+    count = ""
+    if _HOW_MANY_RE.search(text):
+        total = agents.agents_count(tenant=turn.tenant)
+        count = f"You have {total} agent{'s' * (total != 1)}.\n"
     return Outcome(
         Reply(
-            "Here are your agents:\n" + numbered(lines) + more,
+            count + "Here are your agents:\n" + numbered(lines) + more,
             meta={"listed_agents": [a.name for a in shown]},
             decision="list_agents",
         ),
@@ -367,6 +380,67 @@ _PAUSE_RE = re.compile(
     r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
     re.IGNORECASE,
 )
+
+
+# "delete the jira monitor", "get rid of the first one", "borra el tercero", "lösche ihn"
+_DELETE_RE = re.compile(
+    r"\b(?:delete|remove|get rid of|bin|trash|scrap|kill|borra\w*|elimina\w*|supprime\w*|"
+    r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*|remove\w*)\b",
+    re.IGNORECASE,
+)
+# "no need to confirm", "don't ask": the user waives the confirmation.
+_NO_CONFIRM_RE = re.compile(
+    r"\b(?:no need to (?:confirm|ask|check)|(?:don'?t|do not) (?:ask|confirm|check)|"
+    r"without (?:asking|confirm\w*)|no confirmation|just (?:do it|delete it)|sin confirmar|"
+    r"sans confirmer|ohne (?:nachfrage|best[äa]tigung)|sem confirmar)\b",
+    re.IGNORECASE,
+)
+
+
+def agent_named(turn: Turn, name: str) -> Agent | None:
+    return agents.agent_find(tenant=turn.tenant, reference=name)
+
+
+def delete_wanted(text: str) -> bool:
+    return bool(_DELETE_RE.search(text))
+
+
+def delete_or_confirm(
+    turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str
+) -> Outcome | None:
+    """ "delete the last one": the agent it names, deleted once the user says yes (or at once
+    when they waived that); None when no agent of the tenant is meant."""
+    agent = resolve_agent(turn, state, entities, text)
+    if agent is None:
+        return None
+    if _NO_CONFIRM_RE.search(text):
+        return delete_confirmed(state, agent.id, agent.name)
+    what = f" ({agent.description})" if agent.description else ""
+    return Outcome(
+        Reply(
+            f"Delete {agent.name}{what}? It stops for good and can't be undone; its past runs "
+            'stay in the history. Say "yes" to delete it, or "no" to keep it.',
+            meta={"agents_referenced": [agent.name], "offer": {"action_type": "update_agent"}},
+            decision="agent_delete_confirm",
+        ),
+        state.replace(deleting=agent.name, last_agent=agent.name),
+    )
+
+
+def delete_confirmed(state: AssistantState, agent_id: str, name: str) -> Outcome:
+    return Outcome(
+        Reply(
+            f"Deleted {name}. Nothing else changed.",
+            meta={"agents_referenced": [name], "deleted_agent": name},
+            decision="agent_deleted",
+        ),
+        state.replace(
+            deleting=None,
+            last_agent=None if state.last_agent == name else state.last_agent,
+            last_agent_run=None if state.last_agent_run == name else state.last_agent_run,
+        ),
+        (DeleteAgent(agent_id=agent_id),),
+    )
 
 
 def pause_wanted(text: str) -> bool | None:

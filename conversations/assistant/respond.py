@@ -175,7 +175,17 @@ def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
 
 def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     created = state.created
-    state = state.replace(created=None)  # only the very next message amends or undoes it
+    deleting = state.deleting
+    # Only the very next message amends or undoes a creation, or confirms a deletion.
+    state = state.replace(created=None, deleting=None)
+    if deleting and (follow.yes or (starts_with_yes(turn.message) and not follow.no)):
+        agent = agents.agent_named(turn, deleting)
+        if agent is not None:
+            return agents.delete_confirmed(state, agent.id, agent.name)
+    if deleting and (follow.no or follow.cancel):
+        return Outcome(
+            Reply(f"Okay, {deleting} stays as it is.", decision="agent_delete_declined"), state
+        )
     wizard = state.wizard
     if created and not wizard and (follow.cancel or _UNDO_RE.search(turn.message)):
         return undo_created(state.replace(created=created))
@@ -293,6 +303,15 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     if action == ActionType.CREATE_AGENT and _asked_for(turn):
         # "quero criar um agente": asked for in so many words; the wizard asks what it needs.
         return _act(turn, state, action, entities, turn.message)
+    if (
+        action in (ActionType.UPDATE_AGENT, ActionType.MANAGE_PLATFORM, ActionType.UNKNOWN)
+        and agents.delete_wanted(turn.message)
+        and not is_question(turn.message)
+    ):
+        # "delete the last one", "get rid of the jira monitor": that agent, once confirmed.
+        deleted = agents.delete_or_confirm(turn, state, entities, turn.message)
+        if deleted is not None:
+            return deleted
     if action in _PAUSE_READINGS and not is_question(turn.message):
         # "resume the third one again", "setz ihn wieder fort": pausing or resuming that agent,
         # whatever else the words could be read as (never a run).

@@ -87,6 +87,7 @@ class AssistantState:
     created: Created | None = None  # created by the last reply only
     skill_session: str | None = None  # the skill-creation session open in this conversation
     declined: Wizard | None = None  # the last proposal turned down ("let's do it after all")
+    deleting: str | None = None  # the agent whose deletion waits for a yes (the last reply only)
 
     def replace(self, **changes: Any) -> AssistantState:
         return dataclasses.replace(self, **changes)
@@ -114,6 +115,8 @@ class AssistantState:
             data["skill_session"] = self.skill_session
         if self.declined is not None:
             data["declined"] = self.declined.to_json()
+        if self.deleting:
+            data["deleting"] = self.deleting
         return data
 
     @classmethod
@@ -137,6 +140,7 @@ class AssistantState:
             created=_created(data.get("created")),
             skill_session=_text(data.get("skill_session")),
             declined=_wizard(data.get("declined")),
+            deleting=_text(data.get("deleting")),
         )
 
 

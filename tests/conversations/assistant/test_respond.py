@@ -509,6 +509,45 @@ def test_a_source_put_right_takes_what_it_watches_along(world: World, reads_only
     assert gathered["trigger"] == "tasks completed in the Launch project"
 
 
+def test_deleting_an_agent_from_the_chat_waits_for_a_yes(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    asked = respond(world, AssistantState(), "delete jira-watch", ActionType.UPDATE_AGENT)
+    assert asked.effects == ()
+    assert "Delete jira-watch" in asked.reply.content and asked.state.deleting == "jira-watch"
+    kept = respond(world, asked.state, "no, keep it", ActionType.UNKNOWN)
+    assert kept.effects == () and "stays" in kept.reply.content
+    asked_again = respond(world, kept.state, "get rid of jira-watch", ActionType.MANAGE_PLATFORM)
+    (effect,) = respond(world, asked_again.state, "yes", ActionType.UNKNOWN).effects
+    assert effect == DeleteAgent(agent_id=jira_watch.id)
+
+
+def test_a_deletion_whose_confirmation_was_waived_happens_at_once_and_only_then(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    listed = respond(world, AssistantState(), "list my agents", ActionType.QUERY_INFO)
+    (effect,) = respond(
+        world, listed.state, "delete the first one, no need to confirm", ActionType.UPDATE_AGENT
+    ).effects
+    assert effect == DeleteAgent(agent_id=jira_watch.id)
+    # A yes later on, with nothing waiting for it, deletes nothing.
+    asked = respond(world, AssistantState(), "delete jira-watch", ActionType.UPDATE_AGENT)
+    moved_on = respond(world, asked.state, "what can you do?", ActionType.QUERY_INFO)
+    assert respond(world, moved_on.state, "yes", ActionType.UNKNOWN).effects == ()
+
+
+def test_how_many_agents_counts_them_rather_than_describing_the_last_one(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    outcome = respond(
+        world,
+        AssistantState(last_agent="jira-watch"),
+        "how many agents do I have now?",
+        ActionType.QUERY_INFO,
+    )
+    assert outcome.reply.content.startswith("You have 1 agent.\nHere are your agents:")
+
+
 def test_actually_cancel_that_right_after_creating_undoes_it(world: World, reads_only: Any) -> None:
     created = respond(
         world,
