@@ -123,6 +123,13 @@ _ASKS_ABOUT_IT_RE = re.compile(
     r"run|what have we got so far)\b",
     re.IGNORECASE,
 )
+_VAGUE_RE = re.compile(
+    r"^(?:ok |so |hmm |please |can you |could you )?(?:do something (?:about|with)|deal with|"
+    r"handle|take care of|sort out|look into|fix up|haz algo con|fais quelque chose|"
+    r"mach (?:was|etwas) mit|faz alguma coisa)\b(?!.*\b(?:by|with|and) (?:running|creating|"
+    r"changing|pausing)\b)",
+    re.IGNORECASE,
+)
 _THAT_IDEA_RE = re.compile(
     r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
 )
@@ -318,8 +325,16 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         paused = agents.pause_or_resume(turn, state, entities, turn.message)
         if paused is not None:
             return paused
+    vague = (
+        bool(_VAGUE_RE.match(turn.message))
+        and action != ActionType.UNKNOWN
+        and not entities.get("frequency")  # "handle refunds every day" says what it wants
+    )
     if intent.method != "fast_path" and (
-        action == ActionType.UNKNOWN or intent.confidence < CLARIFY_BELOW or intent.is_ambiguous
+        action == ActionType.UNKNOWN
+        or intent.confidence < CLARIFY_BELOW
+        or intent.is_ambiguous
+        or vague  # "do something about the hubspot leads" names no action: ask which
     ):
         about = agents.about_known_agent(turn, state) or _same_for_listed(turn, state, follow)
         return about if about is not None else clarify(turn, state)

@@ -286,14 +286,20 @@ class Schedule:
         return f"{schedule_words(self.compact)} ({self.zone})"
 
 
+def _said(clock: str) -> str:
+    """ "15:00 (3 pm)": a 24-hour time with its afternoon reading."""
+    hour, minute = int(clock.split(":")[0]), clock.split(":")[1]
+    if hour <= 12:
+        return clock
+    return f"{clock} ({hour - 12}{':' + minute if minute != '00' else ''} pm)"
+
+
 def schedule_words(compact: str) -> str:
     words = compact.split()
-    clock = next((w for w in words if re.fullmatch(r"\d{1,2}:\d{2}", w)), None)
+    clocks = [w for w in words if re.fullmatch(r"\d{1,2}:\d{2}", w)]
     days = [w.title() for w in words if w in _DAYS]
-    at = f" at {clock}" if clock else ""
-    if clock and int(clock.split(":")[0]) > 12:
-        hour, minute = int(clock.split(":")[0]) - 12, clock.split(":")[1]
-        at += f" ({hour}{':' + minute if minute != '00' else ''} pm)"
+    # "at 09:00 and 15:00 (3 pm)": every time of a schedule that runs more than once a day.
+    at = f" at {' and '.join(_said(c) for c in clocks)}" if clocks else ""
     head = words[0] if words else ""
     if head == "weekly" and days:
         return f"Every {' and '.join(days)}{at}"
@@ -306,7 +312,7 @@ def schedule_words(compact: str) -> str:
     if head == "hourly":
         return "Every hour"
     if head == "monthly":
-        rest = " ".join(w for w in words[1:] if w != clock)
+        rest = " ".join(w for w in words[1:] if w not in clocks)
         return f"Every month{(' on the ' + rest) if rest else ''}{at}"
     if head == "once":
         return "Once, now"

@@ -238,6 +238,29 @@ def _hhmm(hour: int, minute: int, meridiem: str) -> str | None:
     return f"{hour:02d}:{minute:02d}"
 
 
+# "twice a day at 9:00 and 15:00", "at 9 and 3pm", "um 8 und 16 Uhr": more than one time.
+_SEVERAL_TIMES_RE = re.compile(
+    r"\b(?:twice|two times|2x|three times|3x|dos veces|tres veces|deux fois|trois fois|zweimal|"
+    r"dreimal|duas vezes|tres vezes)\b|"
+    r"\d(?::\d{2})?\s*(?:am|pm|h|uhr)?\s*(?:and|&|y|et|und|e)\s*(?:at |a las |um |as |às )?"
+    r"\d{1,2}(?::\d{2}|\s*(?:am|pm|h\b|uhr))"
+)
+
+
+def find_times(norm: str) -> list[str]:
+    """Every clock time a schedule names, in order and once each ("at 9 and 3pm")."""
+    times: list[str] = []
+    for match in _TIME_RE.finditer(norm) if _DIGIT_RE.search(norm) else ():
+        lead, hour_s, minute_s, meridiem = match.groups()
+        meridiem = (meridiem or "").replace(".", "")
+        if not (meridiem or minute_s or lead):
+            continue
+        value = _hhmm(int(hour_s), int(minute_s or 0), meridiem)
+        if value and value not in times:
+            times.append(value)
+    return times[:4]
+
+
 def find_time(norm: str) -> str | None:
     """A clock time ("9am", "at 17:30", "um 8 Uhr", "a las 9") as HH:MM."""
     for match in _TIME_RE.finditer(norm) if _DIGIT_RE.search(norm) else ():
@@ -403,7 +426,7 @@ def find_schedule(norm: str) -> tuple[str, str] | None:
     if frequency in {"daily", "weekly", "biweekly", "weekdays", "monthly"}:
         clock = find_time(norm)
         if clock:
-            parts.append(clock)
+            parts.extend(find_times(norm) if _SEVERAL_TIMES_RE.search(norm) else [clock])
         elif frequency == "daily":
             part = _PART_OF_DAY.search(norm)
             if part:

@@ -509,6 +509,35 @@ def test_a_source_put_right_takes_what_it_watches_along(world: World, reads_only
     assert gathered["trigger"] == "tasks completed in the Launch project"
 
 
+def test_an_agent_that_runs_twice_a_day_keeps_both_times(world: World, reads_only: Any) -> None:
+    (effect,) = respond(
+        world,
+        AssistantState(),
+        "create an agent that posts new VIP Zendesk tickets to #vip-care twice a day at 9:00 "
+        "and 15:00 Africa/Johannesburg, name it vip-digest",
+        ActionType.CREATE_AGENT,
+    ).effects
+    assert isinstance(effect, CreateAgent)
+    assert effect.config["schedule"] == (
+        "Every day at 09:00 and 15:00 (3 pm) (Africa/Johannesburg)"
+    )
+
+
+def test_a_request_that_names_no_action_gets_options_not_a_run(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    outcome = respond(
+        world,
+        AssistantState(last_agent="jira-watch"),
+        "do something about the jira tickets",
+        ActionType.EXECUTE_TASK,
+        confidence=0.87,
+        entities={"agent": "jira-watch"},
+    )
+    assert outcome.effects == ()
+    assert outcome.reply.decision == "clarify" and len(outcome.state.options) >= 2
+
+
 def test_deleting_an_agent_from_the_chat_waits_for_a_yes(
     world: World, jira_watch: Agent, reads_only: Any
 ) -> None:

@@ -61,7 +61,7 @@ DEV = load("dev.jsonl") + load("dev2.jsonl")
 COUNTED = (
     ("dev3.jsonl", 0.93),
     ("dev4.jsonl", 0.98),
-    ("dev5.jsonl", 0.92),
+    ("dev5.jsonl", 0.99),
     ("dev6.jsonl", 0.97),
 )
 HELDOUT = load("heldout.jsonl")

@@ -38,6 +38,11 @@ def _classify(message: str) -> IntentResult:
         ("chaque jour à 18h", "daily 18:00", "daily"),
         ("jeden Montag um 8 Uhr", "weekly monday 08:00", "weekly"),
         ("todos os dias", "daily", "daily"),
+        # Several times a day, each kept; a number that is no time is not one.
+        ("twice a day at 9:00 and 15:00", "daily 09:00 15:00", "daily"),
+        ("every weekday at 8 and 4pm", "weekdays 08:00 16:00", "weekdays"),
+        ("jeden Tag um 8 und 16 Uhr", "daily 08:00 16:00", "daily"),
+        ("every day at 9:00, 3 tickets at most", "daily 09:00", "daily"),
     ],
 )
 def test_schedules_are_normalized(text: str, schedule: str, frequency: str) -> None:
