@@ -133,7 +133,8 @@ def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str
             meta={"options": options, "listed_agents": [a.name for a in listed]},
             decision=f"{action.value}_which_agent",
         ),
-        state,
+        # "move the weekly digest to fridays" → "the finance one": the change asked for first.
+        state.replace(pending=PendingRequest(turn.message[:2000], {})),
     )
 
 

@@ -187,6 +187,8 @@ _AFTER_COLON_RE = re.compile(r":\s*(?P<what>" + _PHRASE + ")")
 # "emails me every new HubSpot lead": what it reacts to.
 _EVERY_NEW_RE = re.compile(
     r"\b(?:every|each|any|all|whenever an?|when an?|posts?|sends?|emails?|forwards?|shares?)\s+"
+    # "emails me (dana@kiln.studio) the new airtable rows": past who gets them.
+    r"(?:(?:me|us)\s+)?(?:\([^)]{1,60}\)\s+)?(?:(?:the|all|any)\s+)?"
     r"(?P<what>new\s+" + _PHRASE + ")",
     re.IGNORECASE,
 )

@@ -523,6 +523,36 @@ def test_an_agent_that_runs_twice_a_day_keeps_both_times(world: World, reads_onl
     )
 
 
+@pytest.fixture
+def two_digests(world: World) -> list[Agent]:
+    return [
+        Agent.objects.create(
+            tenant=world.tenant_a,
+            name=name,
+            config={"schedule": "weekly monday 09:00 UTC", "source": "xero"},
+        )
+        for name in ("finance-weekly-digest", "ops-weekly-digest")
+    ]
+
+
+def test_a_change_asked_of_one_of_two_agents_is_made_once_the_agent_is_picked(
+    world: World, two_digests: list[Agent], reads_only: Any
+) -> None:
+    asked = respond(
+        world, AssistantState(), "move the weekly digest to fridays pls", ActionType.UPDATE_AGENT
+    )
+    assert "Which agent should I change?" in asked.reply.content
+    state = asked.state.replace(
+        options=tuple(
+            Option(o["n"], o["action_type"], o["label"], o["agent"])
+            for o in asked.reply.meta["options"]
+        )
+    )
+    (effect,) = respond(world, state, "the finance one", ActionType.UNKNOWN).effects
+    assert isinstance(effect, UpdateAgent) and effect.agent_id == two_digests[0].id
+    assert "Friday" in effect.config["schedule"]
+
+
 def test_a_request_that_names_no_action_gets_options_not_a_run(
     world: World, jira_watch: Agent, reads_only: Any
 ) -> None:

@@ -214,6 +214,8 @@ def test_a_slack_direct_message_goes_to_the_person() -> None:
          "offenen issues, die kein label haben"),
         ("new agnet: stale Asana tasks in the Launch project", "stale Asana tasks in the Launch "
          "project"),
+        ("an agent that emails me (ana@kiln.io) the new Airtable rows from our Leads base",
+         "new Airtable rows from our Leads base"),
     ],
 )  # fmt: skip
 def test_what_it_watches_is_read_from_more_ways_of_saying_it(message: str, watched: str) -> None:
