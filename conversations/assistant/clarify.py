@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from conversations.agents import selectors as agent_selectors
 from conversations.assistant.agents import resolve_agent
 from conversations.assistant.outcome import Outcome, Reply, Turn
@@ -29,8 +31,52 @@ def _option_label(action: ActionType, agent: Agent | None) -> str:
     return phrase[0].upper() + phrase[1:]
 
 
+def _agents_meant(turn: Turn) -> list[Agent]:
+    """ "can u do the weekly report" with pipeline-weekly-report and support-weekly-report: the
+    agents whose names share the most words with the request, when more than one does."""
+    said = set(re.findall(r"[a-z]{4,}", turn.message.lower())) - {"agent", "agents", "please"}
+    scored: list[tuple[int, Agent]] = []
+    for agent in agent_selectors.agents_for_matching(tenant=turn.tenant):
+        parts = set(re.split(r"[-_]", agent.name.lower()))
+        scored.append((len(said & parts), agent))
+    best = max((score for score, _ in scored), default=0)
+    tied = [agent for score, agent in scored if score == best]
+    return tied if best >= 2 and 2 <= len(tied) <= 4 else []
+
+
 def clarify(turn: Turn, state: AssistantState) -> Outcome:
     intent = turn.intent
+    meant = _agents_meant(turn)
+    if meant:
+        # Which of the agents it names: each one an option, with what would happen to it.
+        action = intent.action_type if intent.action_type in _AGENT_ACTIONS else None
+        action = action or ActionType.EXECUTE_TASK
+        options = [
+            {
+                "n": n,
+                "action_type": action.value,
+                "label": _option_label(action, agent),
+                "agent": agent.name,
+            }
+            for n, agent in enumerate(meant, start=1)
+        ]
+        options.append(
+            {
+                "n": len(options) + 1,
+                "action_type": ActionType.UNKNOWN.value,
+                "label": _option_label(ActionType.UNKNOWN, None),
+            }
+        )
+        names = ", ".join(a.name for a in meant[:-1]) + f" or {meant[-1].name}"
+        content = (
+            f"Which one do you mean: {names}?\n"
+            + numbered([str(o["label"]) for o in options])
+            + "\nReply with a number, or tell me more."
+        )
+        return Outcome(
+            Reply(content, meta={"options": options}, decision="clarify_which_agent"),
+            state.replace(pending=PendingRequest(turn.message[:2000], dict(intent.entities))),
+        )
     # Running or changing an agent is no option in a workspace that has none.
     has_agents = agent_selectors.agents_first(tenant=turn.tenant, limit=1)
     ruled_out = {ActionType.UNKNOWN} | (set() if has_agents else set(_AGENT_ACTIONS))

@@ -553,6 +553,24 @@ def test_a_change_asked_of_one_of_two_agents_is_made_once_the_agent_is_picked(
     assert "Friday" in effect.config["schedule"]
 
 
+def test_an_unclear_request_naming_two_agents_offers_those_two(
+    world: World, two_digests: list[Agent], reads_only: Any
+) -> None:
+    asked = respond(
+        world, AssistantState(), "can u do the weekly digest", ActionType.QUERY_INFO, confidence=0.5
+    )
+    assert "finance-weekly-digest" in asked.reply.content
+    assert "ops-weekly-digest" in asked.reply.content
+    state = asked.state.replace(
+        options=tuple(
+            Option(o["n"], o["action_type"], o["label"], o.get("agent"))
+            for o in asked.reply.meta["options"]
+        )
+    )
+    (effect,) = respond(world, state, "the ops one", ActionType.UNKNOWN).effects
+    assert isinstance(effect, RunAgent) and effect.agent_id == two_digests[1].id
+
+
 def test_a_request_that_names_no_action_gets_options_not_a_run(
     world: World, jira_watch: Agent, reads_only: Any
 ) -> None:
