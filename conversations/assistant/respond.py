@@ -118,9 +118,12 @@ _RUN_THE_ONE_RE = re.compile(
     re.IGNORECASE,
 )
 _ASKS_ABOUT_IT_RE = re.compile(
-    r"^(?:so |and |ok |okay |wait,? )?(?:what (?:does|will) it (?:watch|do|look at|check|send)|"
+    r"^[¿¡\s]*(?:so |and |ok |okay |wait,? |y |et |und |e )?"
+    r"(?:what (?:does|will) it (?:watch|do|look at|check|send)|"
     r"where (?:does|will) it (?:send|post|go)|when (?:does|will) it run|how often (?:does|will) it "
-    r"run|what have we got so far)\b",
+    r"run|what have we got so far|(?:y )?a qu[eé] hora (?:corre|se ejecuta|sale)|"
+    r"cu[aá]ndo (?:corre|se ejecuta)|[àa] quelle heure (?:il )?(?:tourne|part)|wann l[äa]uft|"
+    r"(?:que horas|quando) (?:ele )?roda)\b",
     re.IGNORECASE,
 )
 _VAGUE_RE = re.compile(

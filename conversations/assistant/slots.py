@@ -43,6 +43,19 @@ ZONES = {
     "singapore": "Asia/Singapore", "hong kong": "Asia/Hong_Kong", "shanghai": "Asia/Shanghai",
     "mumbai": "Asia/Kolkata", "india": "Asia/Kolkata", "bangalore": "Asia/Kolkata",
     "dubai": "Asia/Dubai", "utc": "UTC", "gmt": "UTC",
+    "bogota": "America/Bogota", "lima": "America/Lima", "santiago": "America/Santiago",
+    "caracas": "America/Caracas", "montevideo": "America/Montevideo",
+    "ciudad de mexico": "America/Mexico_City", "cdmx": "America/Mexico_City",
+    "vancouver": "America/Vancouver", "montreal": "America/Toronto",
+    "phoenix": "America/Phoenix", "atlanta": "America/New_York", "miami": "America/New_York",
+    "austin": "America/Chicago", "dallas": "America/Chicago", "manila": "Asia/Manila",
+    "jakarta": "Asia/Jakarta", "bangkok": "Asia/Bangkok", "kuala lumpur": "Asia/Kuala_Lumpur",
+    "karachi": "Asia/Karachi", "tel aviv": "Asia/Jerusalem", "cairo": "Africa/Cairo",
+    "lagos": "Africa/Lagos", "nairobi": "Africa/Nairobi", "johannesburg": "Africa/Johannesburg",
+    "milan": "Europe/Rome", "milano": "Europe/Rome", "bruxelles": "Europe/Brussels",
+    "prague": "Europe/Prague", "budapest": "Europe/Budapest", "copenhagen": "Europe/Copenhagen",
+    "oslo": "Europe/Oslo", "barcelona": "Europe/Madrid", "porto": "Europe/Lisbon",
+    "perth": "Australia/Perth", "brisbane": "Australia/Brisbane",
 }  # fmt: skip
 _ZONE_RE = re.compile(
     r"\b(?:" + "|".join(sorted((re.escape(z) for z in ZONES), key=len, reverse=True)) + r")\b"
@@ -88,7 +101,7 @@ _REPO_CUE_RE = re.compile(r"\b(?:repo|repos|repository|repositorio|d[ée]p[ôo]t
                           r"github|gitlab|bitbucket)\b", re.IGNORECASE)  # fmt: skip
 _REPO_RE = re.compile(r"(?<![\w/.:@-])([A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)(?![\w/])")
 _ACK_RE = re.compile(
-    r"^(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
+    r"^[\s¡¿]*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
     r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
     r"wait|hmm|moment|momento|attends|warte|espera|na gut|alles klar|passt|bueno|tudo bem|"
     r"beleza|"

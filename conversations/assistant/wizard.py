@@ -124,7 +124,12 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
     missing = []
     if not gathered.get("source"):
         missing.append("source")
-    if not (gathered.get("trigger") or gathered.get("task")):
+    # "email a cost summary of the 'Fuel' tab": a summary or report of a named sheet, board or
+    # repository works on all of it.
+    whole = bool(gathered.get("scope")) and bool(
+        re.search(r"summar|report", gathered.get("action", ""), re.IGNORECASE)
+    )
+    if not (gathered.get("trigger") or gathered.get("task") or whole):
         missing.append("trigger")
     if not (gathered.get("action") or gathered.get("destination") or gathered.get("task")):
         missing.append("action")

@@ -387,13 +387,17 @@ def find_days(norm: str) -> list[str]:
 
 
 # Misspellings common enough to read as the word ("evry weekday", "dialy").
-_TYPOS_RE = re.compile(r"\b(?:evry|evrey|eveyr|everey|dialy|dayly|wkly|nite|nitely)\b")
+_TYPOS_RE = re.compile(
+    r"\b(?:evry|evrey|eveyr|everey|dialy|dayly|wkly|nite|nitely|mornin|evenin)\b"
+)
 _TYPOS = {
     "dialy": "daily",
     "dayly": "daily",
     "wkly": "weekly",
     "nite": "night",
     "nitely": "nightly",
+    "mornin": "morning",
+    "evenin": "evening",
 }
 
 

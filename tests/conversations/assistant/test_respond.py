@@ -353,6 +353,33 @@ def test_a_list_of_one_agent_makes_it_what_it_means(
     assert listed.state.last_agent == "jira-watch"
 
 
+def test_a_summary_of_a_named_sheet_needs_nothing_more_to_watch(
+    world: World, reads_only: Any
+) -> None:
+    (effect,) = respond(
+        world,
+        AssistantState(),
+        "Set up an agent named fuel-weekly: every Friday at 16:00 Europe/Madrid, read the 'Fuel' "
+        "tab of our Google Sheet and email a cost summary to flota@example.es",
+        ActionType.CREATE_AGENT,
+    ).effects
+    assert isinstance(effect, CreateAgent) and effect.name == "fuel-weekly"
+
+
+def test_when_does_it_run_in_spanish_mid_wizard_is_about_the_one_being_set_up(
+    world: World, reads_only: Any
+) -> None:
+    opened = respond(
+        world,
+        AssistantState(),
+        "crea un agente que revise las facturas vencidas en QuickBooks los lunes a las 8",
+        ActionType.CREATE_AGENT,
+    )
+    asked = respond(world, opened.state, "¿Y a qué hora corre exactamente?", ActionType.QUERY_INFO)
+    assert "Here's the agent we're setting up" in asked.reply.content
+    assert asked.state.wizard == opened.state.wizard
+
+
 def test_a_time_put_right_mid_wizard_leaves_no_details_behind(
     world: World, reads_only: Any
 ) -> None:

@@ -246,3 +246,20 @@ def test_a_named_table_or_sheet_in_a_tool_is_where_results_go(
     assert read_slots(message, have={}, asking=(), zone="UTC", opening=False)["destination"] == (
         destination
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "zone"),
+    [
+        ("hora de Bogotá", "America/Bogota"),
+        ("Manila time", "Asia/Manila"),
+        ("ora di Milano", "Europe/Rome"),
+    ],
+)
+def test_more_cities_name_their_time_zone(text: str, zone: str) -> None:
+    assert zone_in(text) == zone
+
+
+def test_thanks_after_an_opening_mark_is_no_answer() -> None:
+    assert read_slots("¡Gracias!", have={"source": "quickbooks"}, asking=("trigger",),
+                      zone="UTC", opening=False) == {}  # fmt: skip
