@@ -61,6 +61,20 @@ _OTHER_ONE_RE = re.compile(
 )
 
 
+def _listed_by_word(text: str, listed: tuple[str, ...]) -> str | None:
+    """ "celui des devoirs" among devoirs-en-retard and planning-profs: the one listed agent
+    with a (five letters or longer) word of the message in its name."""
+    said = set(re.findall(r"[a-z]{5,}", text.lower()))
+    parts = [set(re.split(r"[-_]", name.lower())) for name in listed]
+    # Only a word no other listed agent has ("finance" of finance-weekly-digest, not "weekly").
+    hits = [
+        name
+        for name, mine in zip(listed, parts, strict=True)
+        if said & (mine - set().union(*(p for p in parts if p is not mine)))
+    ]
+    return hits[0] if len(hits) == 1 else None
+
+
 def resolve_agent(
     turn: Turn,
     state: AssistantState,
@@ -84,6 +98,10 @@ def resolve_agent(
         pick = read_followup(text).pick(len(state.listed_agents))
         if pick is not None:
             return agents.agent_find(tenant=tenant, reference=state.listed_agents[pick])
+    if state.listed_agents:
+        by_word = _listed_by_word(text, state.listed_agents)
+        if by_word is not None:
+            return agents.agent_find(tenant=tenant, reference=by_word)
     if _SAME_AGAIN_RE.search(text) and state.last_agent_run:
         return agents.agent_find(tenant=tenant, reference=state.last_agent_run)
     candidates = agents.agents_for_matching(tenant=tenant)

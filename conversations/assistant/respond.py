@@ -64,7 +64,7 @@ _ASKED_FOR_AGENT_RE = re.compile(
     r"\b(?:create|build|make|mak|set ?up|add|spin up|new|want|need|like|love|crea|crear|créer|"
     r"crée|cree|construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura|veux|"
     r"voudrais|aimerais|quero|queria|gostaria|quiero|quisiera|necesito|preciso|brauche|"
-    r"m[öo]chte|will|h[äa]tte gern)\b"
+    r"m[öo]chte|will|h[äa]tte gern|creare|vorrei|voglio|mi serve)\b"
     r".{0,40}\b(?:agent|agents|agnet|agnets|agetn|bot|monitor|automation|watcher|agente|agenten|"
     r"robot)\b",
     re.IGNORECASE,
@@ -133,6 +133,15 @@ _VAGUE_RE = re.compile(
     r"changing|pausing)\b)",
     re.IGNORECASE,
 )
+_CHANGE_IT_RE = re.compile(
+    r"\b(?:move|change|switch|reschedule|push|shift|set|send|post)\s+(?:it|its|them|their)\b"
+    r"(?:\s+\w+){0,3}?\s+(?:to|at|in|into)\b",
+    re.IGNORECASE,
+)
+_ASKS_WHY_RE = re.compile(
+    r"^\W*(?:why|what|when|where|how|who|which|did|does|do|is|are|was|were)\b", re.IGNORECASE
+)
+_CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}|\s*(?:am|pm))\b", re.IGNORECASE)
 _THAT_IDEA_RE = re.compile(
     r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
 )
@@ -328,6 +337,10 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         paused = agents.pause_or_resume(turn, state, entities, turn.message)
         if paused is not None:
             return paused
+    if state.last_agent and not wizard and _changes_it(turn):
+        # "Could you please move it to 16:00?", "send its results to talent@… instead": a change
+        # to the agent just talked about, however the words were classified.
+        return agents.update(turn, state, {"agent": state.last_agent}, turn.message)
     vague = (
         bool(_VAGUE_RE.match(turn.message))
         and action != ActionType.UNKNOWN
@@ -373,6 +386,14 @@ def _read_alone(turn: Turn) -> IntentResult:
     """The message classified on its own: what it asks for, apart from an open wizard or
     skill session (which the turn's own classification leans toward)."""
     return classify_offline(turn.message, agents=agent_refs(turn.tenant))
+
+
+def _changes_it(turn: Turn) -> bool:
+    """A change asked of "it" with a new time or destination in the same breath."""
+    if not _CHANGE_IT_RE.search(turn.message) or _ASKS_WHY_RE.match(turn.message):
+        return False  # "why did you move it to 9?" asks, "could you move it to 16:00?" asks for
+    found = read_slots(turn.message, have={"source": "set"}, asking=(), zone="UTC", opening=False)
+    return bool(found.keys() & {"destination", "frequency"}) or bool(_CLOCK_RE.search(turn.message))
 
 
 def _not_for_me(turn: Turn, follow: FollowUp) -> bool:

@@ -380,6 +380,47 @@ def test_when_does_it_run_in_spanish_mid_wizard_is_about_the_one_being_set_up(
     assert asked.state.wizard == opened.state.wizard
 
 
+@pytest.mark.parametrize(
+    ("message", "change"),
+    [
+        ("Could you please move it to 16:00, same time zone?", "schedule"),
+        ("and would you send its results to talent@example.com rather than the old inbox?",
+         "destination"),
+    ],
+)  # fmt: skip
+def test_a_change_asked_of_it_changes_the_agent_just_talked_about(
+    world: World, jira_watch: Agent, reads_only: Any, message: str, change: str
+) -> None:
+    (effect,) = respond(
+        world, AssistantState(last_agent="jira-watch"), message, ActionType.UNKNOWN, confidence=0.4
+    ).effects
+    assert isinstance(effect, UpdateAgent) and effect.agent_id == jira_watch.id
+    assert list(effect.config) == [change]
+
+
+def test_why_did_you_move_it_is_a_question_not_a_change(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    outcome = respond(
+        world,
+        AssistantState(last_agent="jira-watch"),
+        "why did you move it to 9:00?",
+        ActionType.QUERY_INFO,
+    )
+    assert outcome.effects == ()
+
+
+def test_a_listed_agent_is_named_by_a_word_of_its_name(
+    world: World, two_digests: list[Agent], reads_only: Any
+) -> None:
+    listed = respond(world, AssistantState(), "list my agents", ActionType.QUERY_INFO)
+    (effect,) = respond(
+        world, listed.state, "renomme celui des finance en budget-hebdo", ActionType.UPDATE_AGENT
+    ).effects
+    assert isinstance(effect, UpdateAgent) and effect.agent_id == two_digests[0].id
+    assert effect.name == "budget-hebdo"
+
+
 def test_a_time_put_right_mid_wizard_leaves_no_details_behind(
     world: World, reads_only: Any
 ) -> None:
