@@ -164,6 +164,14 @@ _DE_RELATIVE_RE = re.compile(
     r"\b(?:der|die|das)\s+(?:in|aus|bei|von|im)\s+\S+\s+(?P<what>[^,.;!?]{3,80}?)\s+"
     r"(?:findet|sucht|pr[üu]ft|[üu]berwacht|meldet|sammelt|zusammenfasst|auflistet|holt)\b"
 )
+# "Wir vergessen ständig, die GitLab-Issues mit dem Label 'security' durchzugehen": what is
+# forgotten, before its verb.
+_DE_FORGOTTEN_RE = re.compile(
+    r"\bvergess\w*\s+(?:(?:st[äa]ndig|immer|oft),?\s+)?(?:(?:die|den|das|alle)\s+)?"
+    r"(?P<what>[^,.;!?]{3,80}?)\s+(?:durchzugehen|zu pr[üu]fen|zu checken|anzuschauen|"
+    r"zu beantworten|nachzufassen|zu verl[äa]ngern)\b",
+    re.IGNORECASE,
+)
 # A described miss ("we keep missing new Zendesk tickets …", "keep forgetting to follow up
 # on …"): what it should watch.
 _MISSED_RE = re.compile(
@@ -179,8 +187,9 @@ _MISSED_RE = re.compile(
 # zusammen, welche GitHub-Issues … geschlossen wurden": what is looked for.
 _SEE_WHICH_RE = re.compile(
     r"\b(?:see|check|find out|know|figure out|spot|work out|ver|saber|voir|savoir|sehen|"
-    r"zusammen|nachsehen)\s*,?\s+(?:which|what|whether|if|quais|quels?|quelles?|cu[aá]les|"
-    r"welche)\s+(?P<what>" + _PHRASE + ")",
+    r"zusammen|nachsehen|revisando|revisar|mirando|comprobando|checando|v[ée]rifier|pr[üu]fen)"
+    r"(?:\s+(?:en|in|dans|em|no|na)\s+\S+)?\s*,?\s+(?:which|what|whether|if|quais|quels?|quelles?|"
+    r"cu[aá]les|qu[eé]|welche)\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 # "new agnet: new sentry issues from the last 24h": what follows the colon.
@@ -230,7 +239,8 @@ _TAIL_RE = re.compile(
     r"ping|"
     r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports|"
     r"paste|pastes|copy|copies|forward|forwards|dump|dumps|write|writes)\b|"
-    r" then\b| and \w+ing\b| into #| every\b| each\b| daily\b| weekly\b| monthly\b|"
+    r" then\b| and \w+ing\b| (?:y|e) \w+?(?:a|e|ie|i[ée]|é)ndo\w*| into #| every\b| each\b|"
+    r" daily\b| weekly\b| monthly\b|"
     r" hourly\b| at \d| on (?:mon|tue|"
     r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
     r" e (?:me |nos )?(?:manda\w*|envia\w*|posta\w*|public\w*|avis\w*)|"
@@ -356,7 +366,10 @@ def zone_in(text: str) -> str | None:
 
 def _clean(phrase: str) -> str:
     phrase = _TAIL_RE.split(phrase, maxsplit=1)[0]
+    quoted = phrase.rstrip(" ,.;:!?-").endswith("'")
     phrase = phrase.strip(" ,.;:!?-\"'")
+    if quoted and phrase.count("'") % 2 == 1:
+        phrase += "'"  # "… mit dem Label 'security'": the closing quote of a quoted name
     for _ in range(2):
         phrase = _LEAD_RE.sub("", phrase)
     return phrase[:160].strip()
@@ -385,6 +398,7 @@ def what_it_watches(text: str) -> str | None:
         # inside them ("kein review haben") is no verb.
         _DE_WATCH_RE,
         _DE_RELATIVE_RE,
+        _DE_FORGOTTEN_RE,
         _WATCH_FOR_RE,
         _SUMMARY_OF_RE,
         _SEE_WHICH_RE,

@@ -216,6 +216,10 @@ def test_a_slack_direct_message_goes_to_the_person() -> None:
          "project"),
         ("an agent that emails me (ana@kiln.io) the new Airtable rows from our Leads base",
          "new Airtable rows from our Leads base"),
+        ("cada viernes paso horas revisando en Xero qué pagos están pendientes y avisando a "
+         "cada proveedor", "pagos están pendientes"),
+        ("wir vergessen immer, die Jira-Tickets mit dem Label 'urgent' durchzugehen",
+         "Jira-Tickets mit dem Label 'urgent'"),
     ],
 )  # fmt: skip
 def test_what_it_watches_is_read_from_more_ways_of_saying_it(message: str, watched: str) -> None:
