@@ -104,6 +104,8 @@ _ACK_RE = re.compile(
     r"^[\s¡¿]*(?:(?:ok(?:ay)?|sure|yes|yeah|yep|yup|please|pls|thanks|thank you|great|fine|cool|"
     r"perfect|alright|right|got it|sounds good|go ahead|si|claro|vale|por favor|gracias|oui|"
     r"wait|hmm|moment|momento|attends|warte|espera|na gut|alles klar|passt|bueno|tudo bem|"
+    r"danke (?:dir|euch|sch[öo]n|sehr)|vielen dank|thank you|merci (?:beaucoup|bien|[àa] toi)|"
+    r"muchas gracias|gracias a ti|muito obrigad[oa]|"
     r"beleza|"
     r"d'accord|merci|ja|bitte|danke|genau|klar|sim|obrigad[oa]|sorry|oops|my bad|perd[oó]n|"
     r"pardon|d[ée]sol[ée]e?|entschuldigung|desculpa)\b[\s,.!]*)+",
@@ -126,6 +128,7 @@ _WATCH_FOR_RE = re.compile(
 )
 _WATCH_RE = re.compile(
     r"\b(?:keep(?:s|ing)? an eye on|watch(?:es|ing)?|monitor(?:s|ing)?|track(?:s|ing)?|"
+    r"look(?:s|ing)? (?:out )?for|search(?:es|ing)? for|"
     r"find(?:s|ing)?|collect(?:s|ing)?|flag(?:s|ging)?|gather(?:s|ing)?|"
     r"pull(?:s|ing)?(?! requests?\b)|"
     r"grab(?:s|bing)?|fetch(?:es|ing)?|"
@@ -187,9 +190,12 @@ _MISSED_RE = re.compile(
 # zusammen, welche GitHub-Issues … geschlossen wurden": what is looked for.
 _SEE_WHICH_RE = re.compile(
     r"\b(?:see|check|find out|know|figure out|spot|work out|ver|saber|voir|savoir|sehen|"
-    r"zusammen|nachsehen|revisando|revisar|mirando|comprobando|checando|v[ée]rifier|pr[üu]fen)"
-    r"(?:\s+(?:en|in|dans|em|no|na)\s+\S+)?\s*,?\s+(?:which|what|whether|if|quais|quels?|quelles?|"
-    r"cu[aá]les|qu[eé]|welche)\s+(?P<what>" + _PHRASE + ")",
+    r"zusammen|nachsehen|nachschaut|schaut|revisando|revisar|mirando|comprobando|checando|"
+    r"v[ée]rifier|pr[üu]fen|asks?(?: me| us)?|asking(?: me| us)?)"
+    r"(?:\s+(?:en|in|dans|em|no|na)\s+\S+)?\s*,?\s+"
+    r"(?:(?:which|what|whether|if|quais|quels?|quelles?|"
+    # "wer nächste Woche anfängt" keeps its "wer": without it the clause says nothing.
+    r"cu[aá]les|qu[eé]|welche)\s+|(?=(?:wer|was|ob)\s))(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 # "new agnet: new sentry issues from the last 24h": what follows the colon.
@@ -239,7 +245,8 @@ _TAIL_RE = re.compile(
     r"ping|"
     r"pings|notify|notifies|message|messages|share|shares|drop|drops|put|puts|report|reports|"
     r"paste|pastes|copy|copies|forward|forwards|dump|dumps|write|writes)\b|"
-    r" then\b| and \w+ing\b| (?:y|e) \w+?(?:a|e|ie|i[ée]|é)ndo\w*| into #| every\b| each\b|"
+    r" then\b| and \w+ing\b| and (?:i|we) \w+| (?:y|e) \w+?(?:a|e|ie|i[ée]|é)ndo\w*| into #|"
+    r" every\b| each\b|"
     r" daily\b| weekly\b| monthly\b|"
     r" hourly\b| at \d| on (?:mon|tue|"
     r"wed|thu|fri|sat|sun)| to #| to [\w.+-]+@| in slack\b| on slack\b| via\b| by email\b|"
@@ -445,7 +452,8 @@ def _only_a_tool(phrase: str) -> bool:
 _WHERE_WORDS = words(
     "o a os as le la les el los las the our my de du des do da no na em in on dans depot "
     "repo repository repositorio base instance account workspace data der die das den dem im "
-    "und and store shop site website org organization"
+    "und and store shop site website org organization helpdesk inbox board team app tool "
+    "instance portal"
 )
 
 
@@ -463,6 +471,11 @@ def what_it_does(text: str) -> str | None:
     return None
 
 
+_NAMED_CHANNEL_RE = re.compile(
+    r"['\"«“](?P<name>[^'\"»”#]{1,60})['\"»”]\s+channel\s+(?:in|on|of)\s+"
+    r"(?P<tool>(?:Microsoft\s+)?Teams|Slack)\b",
+    re.IGNORECASE,
+)
 _INTO_A_TABLE_RE = re.compile(
     r"\b(?:put|add|save|write|append|log|store|drop|send|insert)\b[^.;!?]{0,30}?\b(?:in|into|to)\s+"
     r"(?:the\s+|our\s+|a\s+)?['\"«“](?P<name>[^'\"»”]{1,60})['\"»”]\s+"
@@ -489,6 +502,11 @@ def destination_in(text: str, entity: str | None) -> str | None:
         # "emails ravi@… and oksana@…": every address, in the order written.
         more = [m.group(0) for m in _EMAIL_RE.finditer(text, email.end())]
         return ", ".join(dict.fromkeys([email.group(0), *more]))
+    named = _NAMED_CHANNEL_RE.search(text)
+    if named:
+        # "the 'Support Leads' channel in Microsoft Teams", as written.
+        tool_name = "Microsoft Teams" if "teams" in named.group("tool").lower() else "Slack"
+        return f"{tool_name} '{named.group('name')}'"
     table = _INTO_A_TABLE_RE.search(text)
     if table:
         # "put them in the 'Wins' table in Airtable": a table or sheet, named as written.

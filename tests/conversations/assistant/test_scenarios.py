@@ -63,7 +63,7 @@ COUNTED = (
     ("dev4.jsonl", 0.98),
     ("dev5.jsonl", 0.99),
     ("dev6.jsonl", 0.97),
-    ("dev7.jsonl", 0.75),
+    ("dev7.jsonl", 0.90),
 )
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"

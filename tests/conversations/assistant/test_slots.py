@@ -220,6 +220,12 @@ def test_a_slack_direct_message_goes_to_the_person() -> None:
          "cada proveedor", "pagos están pendientes"),
         ("wir vergessen immer, die Jira-Tickets mit dem Label 'urgent' durchzugehen",
          "Jira-Tickets mit dem Label 'urgent'"),
+        ("It should look for Zendesk tickets with no assignee.",
+         "Zendesk tickets with no assignee"),
+        ("my manager asks me which Stripe payouts failed and I check by hand",
+         "Stripe payouts failed"),
+        ("ein Agent, der in Personio nachschaut, wer morgen Geburtstag hat",
+         "wer morgen Geburtstag hat"),
     ],
 )  # fmt: skip
 def test_what_it_watches_is_read_from_more_ways_of_saying_it(message: str, watched: str) -> None:
@@ -235,6 +241,18 @@ def test_a_tool_moved_off_is_not_the_source_and_linear_as_a_name_is_one() -> Non
         opening=False,
     )
     assert found["source"] == "linear"
+
+
+def test_a_quoted_channel_in_teams_is_where_results_go() -> None:
+    found = read_slots("post it to the 'Ops Leads' channel in Microsoft Teams instead",
+                       have={}, asking=(), zone="UTC", opening=False)  # fmt: skip
+    assert found["destination"] == "Microsoft Teams 'Ops Leads'"
+
+
+@pytest.mark.parametrize("text", ["Danke dir!", "Thank you!", "merci beaucoup", "¡Muchas gracias!"])
+def test_thanks_in_many_forms_are_no_answer(text: str) -> None:
+    assert read_slots(text, have={"source": "jira"}, asking=("trigger",), zone="UTC",
+                      opening=False) == {}  # fmt: skip
 
 
 @pytest.mark.parametrize(
