@@ -403,10 +403,12 @@ _PAUSE_RE = re.compile(
 
 # "delete the jira monitor", "get rid of the first one", "borra el tercero", "lösche ihn"
 _DELETE_RE = re.compile(
-    r"\b(?:delete|remove|get rid of|bin|trash|scrap|kill|borra\w*|elimina\w*|supprime\w*|"
-    r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*|remove\w*)\b",
+    r"\b(?:delete|remove|get rid of|bin|trash|scrap|borra\w*|elimina\w*|supprime\w*|"
+    r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*)\b",
     re.IGNORECASE,
 )
+# "remove #random from the digest" takes something out of an agent; it deletes nothing.
+_OUT_OF_RE = re.compile(r"\b(?:from|out of|aus|von|de la|del|do|da)\b", re.IGNORECASE)
 # "no need to confirm", "don't ask": the user waives the confirmation.
 _NO_CONFIRM_RE = re.compile(
     r"\b(?:no need to (?:confirm|ask|check)|(?:don'?t|do not) (?:ask|confirm|check)|"
@@ -421,7 +423,7 @@ def agent_named(turn: Turn, name: str) -> Agent | None:
 
 
 def delete_wanted(text: str) -> bool:
-    return bool(_DELETE_RE.search(text))
+    return bool(_DELETE_RE.search(text)) and not _OUT_OF_RE.search(text)
 
 
 def delete_or_confirm(

@@ -134,8 +134,12 @@ _VAGUE_RE = re.compile(
     re.IGNORECASE,
 )
 _CHANGE_IT_RE = re.compile(
-    r"\b(?:move|change|switch|reschedule|push|shift|set|send|post)\s+(?:it|its|them|their)\b"
-    r"(?:\s+\w+){0,3}?\s+(?:to|at|in|into)\b",
+    r"\b(?:move|change|switch|reschedule|push|shift|set)\s+(?:it|its|them|their)\b"
+    r"(?:\s+\w+){0,3}?\s+(?:to|at|in|into)\b|"
+    # "send it to Priya" after a run shares that result once; "send its results to … instead"
+    # changes where the agent sends them.
+    r"\b(?:send|post)\s+(?:it|its|them|their)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b"
+    r"(?=.*\b(?:instead|from now on|going forward|rather than|every time|each time)\b)",
     re.IGNORECASE,
 )
 _ASKS_WHY_RE = re.compile(

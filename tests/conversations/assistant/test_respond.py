@@ -398,6 +398,25 @@ def test_a_change_asked_of_it_changes_the_agent_just_talked_about(
     assert list(effect.config) == [change]
 
 
+@pytest.mark.parametrize(
+    "message", ["post it in #leadership too", "remove the archived projects from jira-watch"]
+)
+def test_sharing_a_result_or_taking_something_out_is_no_new_destination_and_no_deletion(
+    world: World, jira_watch: Agent, reads_only: Any, message: str
+) -> None:
+    # Read with doubt (as the classifier may), neither moves where the agent posts for good
+    # nor offers to delete it.
+    outcome = respond(
+        world,
+        AssistantState(last_agent="jira-watch", last_agent_run="jira-watch"),
+        message,
+        ActionType.UNKNOWN,
+        confidence=0.5,
+    )
+    assert outcome.effects == ()
+    assert "Delete jira-watch" not in outcome.reply.content
+
+
 def test_why_did_you_move_it_is_a_question_not_a_change(
     world: World, jira_watch: Agent, reads_only: Any
 ) -> None:
