@@ -191,6 +191,7 @@ _MISSED_RE = re.compile(
 _SEE_WHICH_RE = re.compile(
     r"\b(?:see|check|find out|know|figure out|spot|work out|ver|saber|voir|savoir|sehen|"
     r"zusammen|nachsehen|nachschaut|schaut|revisando|revisar|mirando|comprobando|checando|"
+    r"conferindo|conferir|verificando|verificar|olhando|"
     r"v[ée]rifier|pr[üu]fen|asks?(?: me| us)?|asking(?: me| us)?)"
     r"(?:\s+(?:en|in|dans|em|no|na)\s+\S+)?\s*,?\s+"
     r"(?:(?:which|what|whether|if|quais|quels?|quelles?|"

@@ -215,6 +215,27 @@ def describe(gathered: Mapping[str, str]) -> str:
     return text.strip()
 
 
+_PROBLEM_LEAD_RE = re.compile(
+    r"^(?:\W*(?:ugh|argh|honestly|so|well|hey|hi|hello|ok|okay|sigh|help|hmm)\b[\W]*)+", re.I
+)
+_PROBLEM_END_RE = re.compile(
+    r"[.;!?\n]|,? (?:and (?:nobody|no one|we|i|it)|until|but|because|so that|which means|"
+    r"y nadie|et personne|und niemand|e ningu[eé]m)\b",
+    re.IGNORECASE,
+)
+
+
+def _problem_of(text: str) -> str | None:
+    """The first clause of a described problem, as the user wrote it, when it says enough."""
+    clause = _PROBLEM_END_RE.split(_PROBLEM_LEAD_RE.sub("", text.strip()), maxsplit=1)[0]
+    clause = clause.strip(" ,:-")
+    if len(clause.split()) < 4 or len(clause) > 140:
+        return None
+    return (
+        clause[0].lower() + clause[1:] if clause[:1].isupper() and clause[1:2].islower() else clause
+    )
+
+
 def _merge(gathered: dict[str, str], found: Mapping[str, str]) -> None:
     for key, value in found.items():
         if value:
@@ -252,6 +273,12 @@ def wizard_step(
     ):
         # Asked, and answered without a day or time: a stated default beats asking again.
         _default_when(gathered)
+    if proposal and opening and not (gathered.get("trigger") or gathered.get("task")):
+        # "candidates keep sitting in the 'Phone Screen' stage for weeks and nobody notices":
+        # the problem described is what the agent looks out for.
+        problem = _problem_of(text)
+        if problem:
+            gathered["trigger"] = problem
     if proposal:
         return _propose(state, gathered)
     if accepted and _missing(gathered) == ["when"]:

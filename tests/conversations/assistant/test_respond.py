@@ -239,6 +239,22 @@ def test_a_described_chore_is_proposed_and_a_yes_in_any_language_creates_it(
     assert "Finanzas" in effect.config["action"]  # the user's words, accents and case kept
 
 
+def test_a_proposal_looks_out_for_the_problem_described_when_nothing_else_says_what(
+    world: World, reads_only: Any
+) -> None:
+    proposed = respond(
+        world,
+        AssistantState(),
+        "ugh, applicants sit in the 'Onsite' stage in Greenhouse for weeks and nobody notices",
+        ActionType.CREATE_AGENT,
+    )
+    wizard = proposed.state.wizard
+    assert wizard is not None and wizard.proposed
+    assert wizard.gathered["trigger"] == (
+        "applicants sit in the 'Onsite' stage in Greenhouse for weeks"
+    )
+
+
 def test_a_declined_proposal_creates_nothing_and_forgets_it(world: World, reads_only: Any) -> None:
     proposed = respond(
         world,
