@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from conversations.agents import selectors as agents
@@ -61,15 +61,15 @@ _OTHER_ONE_RE = re.compile(
 )
 
 
-def _listed_by_word(text: str, listed: tuple[str, ...]) -> str | None:
-    """ "celui des devoirs" among devoirs-en-retard and planning-profs: the one listed agent
-    with a (five letters or longer) word of the message in its name."""
-    said = set(re.findall(r"[a-z]{5,}", text.lower()))
-    parts = [set(re.split(r"[-_]", name.lower())) for name in listed]
-    # Only a word no other listed agent has ("finance" of finance-weekly-digest, not "weekly").
+def name_by_its_own_word(text: str, names: Sequence[str], *, shortest: int = 5) -> int | None:
+    """The one of ``names`` that alone has a word of the message ("the support one" among
+    sales-digest and support-digest, "celui des devoirs"): its index, else None."""
+    said = set(re.findall(rf"[a-z]{{{shortest},}}", text.lower()))
+    parts = [set(re.split(r"[-_]", name.lower())) if name else set() for name in names]
+    # Only a word no other name has ("finance" of finance-weekly-digest, not "weekly").
     hits = [
-        name
-        for name, mine in zip(listed, parts, strict=True)
+        index
+        for index, mine in enumerate(parts)
         if said & (mine - set().union(*(p for p in parts if p is not mine)))
     ]
     return hits[0] if len(hits) == 1 else None
@@ -99,9 +99,9 @@ def resolve_agent(
         if pick is not None:
             return agents.agent_find(tenant=tenant, reference=state.listed_agents[pick])
     if state.listed_agents:
-        by_word = _listed_by_word(text, state.listed_agents)
+        by_word = name_by_its_own_word(text, state.listed_agents)
         if by_word is not None:
-            return agents.agent_find(tenant=tenant, reference=by_word)
+            return agents.agent_find(tenant=tenant, reference=state.listed_agents[by_word])
     if _SAME_AGAIN_RE.search(text) and state.last_agent_run:
         return agents.agent_find(tenant=tenant, reference=state.last_agent_run)
     candidates = agents.agents_for_matching(tenant=tenant)
@@ -186,7 +186,8 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     if _WHICH_PAUSED_RE.search(text) and not entities.get("agent"):
         return _paused_list(turn, state)
     wants_list = _WANTS_LIST_RE.search(text)
-    agent = None if _HOW_MANY_RE.search(text) else resolve_agent(turn, state, entities, text)
+    how_many = _HOW_MANY_RE.search(text)
+    agent = None if how_many else resolve_agent(turn, state, entities, text)
     if agent is not None and (entities.get("agent") or not wants_list):
         return _details(state, agent, text)
     listed = agents.agents_first(tenant=turn.tenant, limit=MAX_LISTED + 1)
@@ -207,7 +208,7 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     ]
     more = "\n(and more: ask for one by name)" if len(listed) > MAX_LISTED else ""
     count = ""
-    if _HOW_MANY_RE.search(text):
+    if how_many:
         total = agents.agents_count(tenant=turn.tenant)
         count = f"You have {total} agent{'s' * (total != 1)}.\n"
     return Outcome(
@@ -408,7 +409,7 @@ _DELETE_RE = re.compile(
     re.IGNORECASE,
 )
 # "remove #random from the digest" takes something out of an agent; it deletes nothing.
-_OUT_OF_RE = re.compile(r"\b(?:from|out of|aus|von|de la|del|do|da)\b", re.IGNORECASE)
+_OUT_OF_RE = re.compile(r"\b(?:from|out of|aus)\b", re.IGNORECASE)
 # "no need to confirm", "don't ask": the user waives the confirmation.
 _NO_CONFIRM_RE = re.compile(
     r"\b(?:no need to (?:confirm|ask|check)|(?:don'?t|do not) (?:ask|confirm|check)|"

@@ -54,6 +54,8 @@ from conversations.assistant.wizard import (
 from conversations.models import Tenant
 from intents.offline.classifier import classify_offline
 from intents.offline.followups import FollowUp, read_followup
+from intents.offline.schedule import find_time
+from intents.offline.text import normalize
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult
 from skill_sessions.flow import CANCEL_RE as SKILL_CANCEL_RE
 from skill_sessions.services import session_load as services_load
@@ -112,11 +114,6 @@ _AFTER_ALL_RE = re.compile(
     re.IGNORECASE,
 )
 _LEAD_IN_RE = re.compile(r"^(?:\W*\b(?:ok(?:ay)?|so|well|actually|hmm|right|alright)\b)+\W*", re.I)
-_RUN_THE_ONE_RE = re.compile(
-    r"\b(?:run|rerun|re-run|start|trigger|kick off|execute|lance|ex[ée]cute|ejecuta|corre|"
-    r"f[üu]hr\w* (?:\w+ )?aus|starte|roda|executa)\b",
-    re.IGNORECASE,
-)
 _ASKS_ABOUT_IT_RE = re.compile(
     r"^[¿¡\s]*(?:so |and |ok |okay |wait,? |y |et |und |e )?"
     r"(?:what (?:does|will) it (?:watch|do|look at|check|send)|"
@@ -145,7 +142,6 @@ _CHANGE_IT_RE = re.compile(
 _ASKS_WHY_RE = re.compile(
     r"^\W*(?:why|what|when|where|how|who|which|did|does|do|is|are|was|were)\b", re.IGNORECASE
 )
-_CLOCK_RE = re.compile(r"\b\d{1,2}(?::\d{2}|\s*(?:am|pm))\b", re.IGNORECASE)
 _THAT_IDEA_RE = re.compile(
     r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
 )
@@ -235,7 +231,7 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
             and not _NO_NEED_RE.search(turn.message)
         ):
             accepted = True  # "create a second one anyway", whatever the label says
-        elif wizard.duplicate_of and _RUN_THE_ONE_RE.search(turn.message):
+        elif wizard.duplicate_of and follow.run:
             # "ah right, I forgot about that one. just run it then": the one pointed out.
             return agents.execute(
                 turn, state.replace(wizard=None), {"agent": wizard.duplicate_of}, turn.message
@@ -271,8 +267,10 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         )
     if state.options:
         pick = follow.pick(len(state.options))
-        if pick is None:
-            pick = _option_by_agent_word(turn.message, state.options)
+        if pick is None and len(turn.message.split()) <= 6:
+            # "the support one": the option whose agent alone has that word.
+            names = [option.agent or "" for option in state.options]
+            pick = agents.name_by_its_own_word(turn.message, names, shortest=3)
         if pick is not None:
             return _picked_option(turn, state, state.options[pick])
     state = state.replace(pending=None)
@@ -397,7 +395,9 @@ def _changes_it(turn: Turn) -> bool:
     if not _CHANGE_IT_RE.search(turn.message) or _ASKS_WHY_RE.match(turn.message):
         return False  # "why did you move it to 9?" asks, "could you move it to 16:00?" asks for
     found = read_slots(turn.message, have={"source": "set"}, asking=(), zone="UTC", opening=False)
-    return bool(found.keys() & {"destination", "frequency"}) or bool(_CLOCK_RE.search(turn.message))
+    return bool(found.keys() & {"destination", "frequency"}) or bool(
+        find_time(normalize(turn.message))
+    )
 
 
 def _not_for_me(turn: Turn, follow: FollowUp) -> bool:
@@ -489,24 +489,6 @@ def _keep_wizard_open(outcome: Outcome, state: AssistantState, turn: Turn) -> Ou
     reply = outcome.reply
     reply.content += note
     return Outcome(reply, outcome.state.replace(wizard=wizard), outcome.effects)
-
-
-def _option_by_agent_word(text: str, options: tuple[Option, ...]) -> int | None:
-    """ "the support one" among "Run sales-digest" and "Run support-digest": the option whose
-    agent alone has a word of the (short) message."""
-    said = set(re.findall(r"[a-z0-9]{3,}", text.lower()))
-    if len(said) > 6:
-        return None
-    parts = [
-        set(re.split(r"[-_]", option.agent.lower())) if option.agent else set()
-        for option in options
-    ]
-    hits = [
-        index
-        for index, mine in enumerate(parts)
-        if said & (mine - set().union(*(p for j, p in enumerate(parts) if j != index)))
-    ]
-    return hits[0] if len(hits) == 1 else None
 
 
 def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome:

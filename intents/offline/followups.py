@@ -37,6 +37,11 @@ class FollowUp:
         return is_denial(self.parsed)
 
     @property
+    def run(self) -> bool:
+        """A run asked for in any of the lexicon's languages ("run it", "lance-le", "roda")."""
+        return "V_RUN" in self.parsed.concepts
+
+    @property
     def off_topic(self) -> bool:
         """Small talk or an errand ("write me a poem", "what's the weather")."""
         return "OOS" in self.parsed.concepts

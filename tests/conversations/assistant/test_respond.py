@@ -702,6 +702,16 @@ def test_deleting_an_agent_from_the_chat_waits_for_a_yes(
     assert effect == DeleteAgent(agent_id=jira_watch.id)
 
 
+def test_delete_it_do_it_now_still_asks_to_delete(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    # "do" is an English word, not the Portuguese "from the" that takes something out.
+    asked = respond(
+        world, AssistantState(), "delete jira-watch, do it now", ActionType.UPDATE_AGENT
+    )
+    assert asked.state.deleting == "jira-watch"
+
+
 def test_a_deletion_whose_confirmation_was_waived_happens_at_once_and_only_then(
     world: World, jira_watch: Agent, reads_only: Any
 ) -> None:
