@@ -30,6 +30,9 @@ DATASETS = (
     "dev_r9.jsonl",
     "dev_r10.jsonl",
     "dev_r11.jsonl",
+    "dev_r12.jsonl",
+    "dev_r13.jsonl",
+    "dev_r14.jsonl",
 )
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (
