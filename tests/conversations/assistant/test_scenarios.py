@@ -57,13 +57,15 @@ def load(name: str) -> list[dict[str, Any]]:
 DEV = load("dev.jsonl") + load("dev2.jsonl")
 # Later rounds, tuned on and not all passing yet: one counted test each, with a floor, every
 # failed check printed. First runs: dev3 188/260, dev4 373/459, dev5 399/502, dev6 315/387,
-# dev7 322/427 checks (305 on the fifth session's first commit, 39c7ac1).
+# dev7 322/427 checks (305 on the fifth session's first commit, 39c7ac1), dev8 421/519 (on
+# 1cba989, the sixth session's first commit).
 COUNTED = (
     ("dev3.jsonl", 0.99),
     ("dev4.jsonl", 0.98),
     ("dev5.jsonl", 0.99),
     ("dev6.jsonl", 0.97),
     ("dev7.jsonl", 0.90),
+    ("dev8.jsonl", 0.81),
 )
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"
