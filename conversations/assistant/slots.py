@@ -80,6 +80,7 @@ _NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bappel(?:é|ée|le-le|lez-le)|"
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne? (?:es|ihn|sie)|\bchamado|"
     r"\bchama-o|\bcham[ae] (?:ele|ela|o|a)? ?de|\b(?:name|nombre|nom|nome)(?=\s*[:=])|"
+    r"\bchiamal[oa]|\bchiamat[oa]|\bsi chiama|\bil nome (?:è|e|sarà|sara)|"
     r"\bthe name (?:is|should be|will be)|"
     r"\bel nombre (?:es|será|sera|puede ser)|\ble nom (?:est|sera)|\bder name (?:ist|soll)|"
     r"\bo nome (?:pode ser|é|e|será|sera))\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
@@ -88,7 +89,7 @@ _NAME_RE = re.compile(
 # A name in quotes may have spaces: «Cobros de Facturación», "Deal Watch".
 _QUOTED_NAME_RE = re.compile(
     r"(?:\bnamed|\bcalled|\bcall it|\bname it|\bnommé|\bnommée|\bllamado|\bllamada|"
-    r"\bnamens|\bchamado|\bagent|\bagente|\bagenten|\bbot)\s*[:=]?\s*[\"“«']"
+    r"\bnamens|\bchamado|\bchiamato|\bagent|\bagente|\bagenten|\bbot)\s*[:=]?\s*[\"“«']"
     r"([^\"”»'\n]{2,60})[\"”»']",
     re.IGNORECASE,
 )
@@ -120,10 +121,10 @@ _QUESTION_RE = re.compile(
 _PHRASE = r"(?:[^.;!?]|\.(?=\w))+"
 # What a request watches or works on, after its verb ("watches our Jira board for X" -> X).
 _WATCH_FOR_RE = re.compile(
-    r"\b(?:watch(?:es|ing)?|monitor(?:s|ing)?|check(?:s|ing)?|scan(?:s|ning)?|track(?:s|ing)?|"
-    r"look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?|"
+    r"\b(?:watch(?:es|ing)?|monitor(?:s|ing)?|check(?:s|ing)?|chekc?s?|chcek(?:s|ing)?|"
+    r"scan(?:s|ning)?|track(?:s|ing)?|look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?|"
     r"dig(?:s|ging)? (?:through|into)|go(?:es|ing)? through|comb(?:s|ing)? through)\s+"
-    r"(?:[^,.;!?]{0,100}?)\s+for\s+(?P<what>" + _PHRASE + ")",
+    r"(?:(?:[^,.;!?]|\.(?=\w)){0,100}?)\s+for\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
 )
 _WATCH_RE = re.compile(
@@ -139,7 +140,9 @@ _WATCH_RE = re.compile(
     r"r[ée]cup[èe]re|r[ée]cup[ée]rer|extrae|extraer|busca|buscar|holt|puxa|pega|"
     r"review(?:s|ing)?|revis[ae]|revisar|v[ée]rifie|v[ée]rifier|verifica|pr[üu]ft|confiro|"
     r"conferir|confere|verifico|reviso|compruebo|busque|repère|rep[èe]re|repérer|encuentra|"
-    r"encontra|trouve|olhar|olhe|acompanhar|vigiar|regarder|check(?:s|ing)?)\s+"
+    r"encontra|trouve|olhar|olhe|acompanhar|vigiar|regarder|check(?:s|ing)?|"
+    r"trova|trovare|cerca|cercare|controlla|controllare|segnala|segnalare|raccoglie|"
+    r"raccogliere)\s+"
     r"(?:(?:à|a) la main|by hand|manually|a mano|von hand|"
     r"manualmente|à mão|a mão|manuellement)?\s*"
     r"(?P<what>" + _PHRASE + ")",
@@ -256,6 +259,7 @@ _TAIL_RE = re.compile(
     r" y (?:me |nos |te )?(?:env[ií]\w*|mand\w*|avis\w*|public\w*)| et (?:m'|nous |me )?"
     r"(?:envoie|envoyer|poste|publie|alerte)\w*| und (?:mir |uns )?(?:schick|send|post)\w*|"
     r" cada\b| chaque\b| tous les\b| toutes les\b| jeden\b| jede\b| todos los\b| todas las\b|"
+    r" ogni\b| tutti i giorni\b| alle \d| e (?:mi |ci )?(?:invia|manda|segnala|avvisa)\w*|"
     r" los (?:lunes|martes|miercoles|miércoles|jueves|viernes)| a las \d| à \d| um \d|"
     r" por (?:slack|correo|email)| par (?:e-?mail|slack)| an #| à [\w.+-]+@| a [\w.+-]+@|"
     r" para (?:publicar|enviar|mandar|postar)\w*| pour (?:les |la |le )?(?:envoyer|publier|"
@@ -265,7 +269,7 @@ _TAIL_RE = re.compile(
 )
 _LEAD_RE = re.compile(r"^(?:(?:dans|in|from|en|aus|em|no|na|de) \S+ (?=(?:les|the|los|las|die|"
                       r"os|as|le|la|des)\b)|(?:for|the|all|any|our|my|me|us|un|una|une|le|la|"
-                      r"les|los|las|der|die|das|den|eine|einen|ein|os|as)\b\s*)",
+                      r"les|los|las|der|die|das|den|eine|einen|ein|os|as|gli|il|lo)\b\s*)",
                       re.IGNORECASE)  # fmt: skip
 _SUMMARY_WORDS = re.compile(
     r"\b(?:summar\w*|digest|r[eé]cap|roundup|round-up|resumen|resum\w*|résumé|zusammenfass\w*|"

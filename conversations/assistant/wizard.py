@@ -293,14 +293,21 @@ def wizard_step(
         return _finish(turn, state.replace(wizard=None), gathered)
     asking = tuple(missing[:MAX_QUESTIONS])
     known = describe(gathered)
+    # The name given so far is said back with what the agent does: "call it delayed-loads"
+    # mid-wizard is heard.
+    name = gathered.get("title") or gathered.get("name")
     if opening:
         lead = (
-            f"I'll create a new agent that {known}."
+            f"I'll create a new agent{f', {name},' if name else ''} that {known}."
             if known
-            else "I'll help you create a new agent."
+            else "I'll help you create a new agent" + (f" called {name}." if name else ".")
         )
     else:
-        lead = "Got it." + (f" So far: an agent that {known}." if known else "")
+        lead = "Got it." + (
+            f" So far: {f'{name}, ' if name else ''}an agent that {known}."
+            if known
+            else (f" I'll call it {name}." if name else "")
+        )
     question = _questions(asking, gathered.get("zone") or zone, gathered.get("frequency", ""))
     joiner = "\n\n" if "\n" in question else " "
     content = lead + joiner + ("A few questions:\n" if "\n" in question else "") + question

@@ -20,7 +20,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "creen|creer|creez|creons|cree-moi|construir|construye|construya|construyas|"
         "construis|construisez|construire|erstell*|anleg*|leg an|lege an|bauen|baue|baut|bau|"
         "criar|crie|cria|criem|criando|crio|construa|construam|montar|monte|monta|armar|arma|"
-        "generame|erzeug*|bastel*",
+        "generame|erzeug*|bastel*|creare|creami|costruire|costruisci|impostare",
     ),
     (
         "new",
@@ -526,7 +526,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "werktag|werktagen|wochentags|dias uteis|dias habiles|jours ouvres|"
         "business days|on a schedule|periodically|automatically|automaticamente|"
         "automatiquement|automatisch|whenever|every time|each time|cada vez|a chaque|"
-        "jedes mal|sempre que|horario|programad*|programm*|planifi*|zeitplan|agend*",
+        "jedes mal|sempre que|horario|programad*|programm*|planifi*|zeitplan|agend*|"
+        "ogni|settimanale|settimanalmente|mensile|mensilmente|quotidianamente|giornalmente",
     ),
     (
         "timeunit",
@@ -540,7 +541,9 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "terca-feira|quarta-feira|quinta-feira|sexta-feira|dia|dias|semana|semanas|hora|"
         "manana|mananas|jour|jours|semaine|semaines|mois|heure|matin|matins|soir|tag|tage|"
         "woche|wochen|monat|monate|stunde|morgens|abend|abends|manha|noite|tarde|mes|meses|feira|"
-        "end of month|eom|eod|end of day|end of week|quarter|q1|q2|q3|q4",
+        "end of month|eom|eod|end of day|end of week|quarter|q1|q2|q3|q4|"
+        "giorno|giorni|settimana|settimane|mese|mesi|minuti|mattina|mattine|sere|"
+        "lunedi|martedi|mercoledi|giovedi|venerdi|sabato|domenica",
     ),
     ("source", "SRC", "__source__"),
     ("chat", "CHAT", "__chat__"),

@@ -39,18 +39,22 @@ _NUMBER_WORDS = {
     "zwei": 2,
     "drei": 3,
     "dois": 2,
+    "due": 2,
+    "tre": 3,
     "a couple of": 2,
     "couple": 2,
     "few": 3,
 }
 _WEEKDAYS = {
     "monday": "monday",
+    "lunedi": "monday",
     "mon": "monday",
     "lunes": "monday",
     "lundi": "monday",
     "montag": "monday",
     "segunda": "monday",
     "tuesday": "tuesday",
+    "martedi": "tuesday",
     "tue": "tuesday",
     "tues": "tuesday",
     "martes": "tuesday",
@@ -58,12 +62,14 @@ _WEEKDAYS = {
     "dienstag": "tuesday",
     "terca": "tuesday",
     "wednesday": "wednesday",
+    "mercoledi": "wednesday",
     "wed": "wednesday",
     "miercoles": "wednesday",
     "mercredi": "wednesday",
     "mittwoch": "wednesday",
     "quarta": "wednesday",
     "thursday": "thursday",
+    "giovedi": "thursday",
     "thu": "thursday",
     "thurs": "thursday",
     "jueves": "thursday",
@@ -71,17 +77,20 @@ _WEEKDAYS = {
     "donnerstag": "thursday",
     "quinta": "thursday",
     "friday": "friday",
+    "venerdi": "friday",
     "fri": "friday",
     "viernes": "friday",
     "vendredi": "friday",
     "freitag": "friday",
     "sexta": "friday",
     "saturday": "saturday",
+    "sabato": "saturday",
     "sat": "saturday",
     "sabado": "saturday",
     "samedi": "saturday",
     "samstag": "saturday",
     "sunday": "sunday",
+    "domenica": "sunday",
     "sun": "sunday",
     "domingo": "sunday",
     "dimanche": "sunday",
@@ -89,14 +98,19 @@ _WEEKDAYS = {
 }
 _DAY_ALT = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 _UNIT_ALT = (
-    r"min(?:ute)?s?|minutos?|hours?|hrs?|horas?|heures?|stunden?|days?|dias?|jours?|tage?n?|"
-    r"weeks?|semanas?|semaines?|wochen?|months?|mes(?:es)?|mois|monate?n?"
+    r"min(?:ute)?s?|minutos?|minuti|hours?|hrs?|horas?|heures?|stunden?|or[ae]|days?|dias?|"
+    r"jours?|tage?n?|giorni|weeks?|semanas?|semaines?|wochen?|settimane|months?|mes(?:es)?|mois|"
+    r"monate?n?|mesi"
 )
 _UNIT_NAMES = (
     ("min", "minutes"),
     ("hour", "hours"),
     ("hr", "hours"),
     ("hora", "hours"),
+    ("ora", "hours"),
+    ("ore", "hours"),
+    ("giorn", "days"),
+    ("settiman", "weeks"),
     ("heure", "hours"),
     ("stunde", "hours"),
     ("day", "days"),
@@ -112,10 +126,10 @@ _UNIT_NAMES = (
     ("mois", "months"),
     ("monat", "months"),
 )
-_EVERY = r"(?:every|each|cada|a cada|toutes les|tous les|alle|jede[nrs]?)"
+_EVERY = r"(?:every|each|cada|a cada|toutes les|tous les|alle|jede[nrs]?|ogni)"
 _EVERY_N_RE = re.compile(
     rf"\b{_EVERY}\s+(\d+|one|two|three|four|five|six|ten|twelve|fifteen|thirty|dos|tres|"
-    rf"deux|trois|zwei|drei|dois|couple of|few)\s+({_UNIT_ALT})\b"
+    rf"deux|trois|zwei|drei|dois|due|tre|couple of|few)\s+({_UNIT_ALT})\b"
 )
 _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (name, re.compile(pattern))
@@ -125,7 +139,7 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "hourly",
             r"\b(?:hourly|every hour|each hour|once an hour|cada hora|a cada hora|"
             r"toutes les heures|chaque heure|stundlich|jede stunde|de hora en hora|"
-            r"toda hora|por hora)\b",
+            r"toda hora|por hora|ogni ora)\b",
         ),
         (
             "weekdays",
@@ -133,7 +147,8 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"business days|monday (?:to|through|thru|-) friday|mon-fri|"
             r"lunes a viernes|du lundi au vendredi|montag bis freitag|"
             r"dias uteis|dias habiles|dias laborables|dias laborales|werktags|werktag|werktagen|"
-            r"jours ouvres|jour ouvre|jours ouvrables|jour ouvrable|dia util)\b",
+            r"jours ouvres|jour ouvre|jours ouvrables|jour ouvrable|dia util|giorni feriali|"
+            r"giorni lavorativi|dal lunedi al venerdi)\b",
         ),
         (
             "biweekly",
@@ -149,7 +164,8 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"cada manana|todas las (?:mananas|noches|tardes)|chaque (?:jour|matin|soir)|"
             r"tous les (?:jours|matins|soirs)|quotidien(?:ne)?(?:ment)?|jeden (?:tag|"
             r"morgen|abend)|taglich|taeglich|morgens|abends|todo dia|todos os dias|"
-            r"toda (?:manha|noite)|todas as (?:manhas|noites))\b",
+            r"toda (?:manha|noite)|todas as (?:manhas|noites)|ogni (?:giorno|mattina|sera|notte)|"
+            r"tutti i giorni|tutte le (?:mattine|sere)|quotidianamente|giornalmente)\b",
         ),
         (
             "weekly",
@@ -161,7 +177,8 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             rf"wochentlich|woechentlich|jede woche|jeden (?:{_DAY_ALT})|"
             rf"(?:montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag)s\b|"
             rf"toda semana|todas as semanas|toda (?:{_DAY_ALT})|"
-            rf"todas as (?:{_DAY_ALT})s)",
+            rf"todas as (?:{_DAY_ALT})s|settimanale|settimanalmente|ogni settimana|"
+            rf"ogni (?:{_DAY_ALT})|tutti i (?:{_DAY_ALT})|il (?:{_DAY_ALT}))",
         ),
         (
             "monthly",
@@ -169,7 +186,7 @@ _FREQ_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"first of (?:the|every|each) month|end of (?:the|every|each) month|"
             r"mensual(?:mente)?|cada mes|todos los meses|mensuel(?:le)?(?:ment)?|"
             r"chaque mois|tous les mois|monatlich|jeden monat|mensal(?:mente)?|"
-            r"todo mes|todos os meses)\b",
+            r"todo mes|todos os meses|ogni mese|mensile|mensilmente|tutti i mesi)\b",
         ),
         (
             "quarterly",
@@ -189,8 +206,11 @@ _NOT_THAT_DAY_RE = re.compile(
     r"\b(?:not|no|instead of|rather than|nicht|pas|nao|ni)\s+(?:on\s+|el\s+|le\s+|am\s+)?$"
 )
 _TIME_RE = re.compile(
-    r"(?:\b(at|around|by|before|after|a las|a la|um|as|vers|a|ab)\s+)?"
-    r"\b(\d{1,2})(?:[:h.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|h)?(?![\w:])"
+    r"(?:\b(at|around|by|before|after|a las|a la|um|as|vers|a|ab|alle)\s+)?"
+    r"\b(\d{1,2})(?:[:h.](\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|uhr|heures?|h)?(?![\w:])"
+    # "alle 2 Stunden", "every 2 hours": a count of units is no clock time.
+    r"(?!\s*(?:min|stund|std\b|tag|woch|monat|hours?\b|hrs?\b|or[ae]\b|giorn|settiman|mesi\b|"
+    r"days?\b|weeks?\b|months?\b|dias?\b|semana))"
 )
 _PERIOD_OF_DAY = (
     ("noon", "12:00"),
@@ -281,9 +301,12 @@ def find_time(norm: str) -> str | None:
 # fraction of a regex search, and most messages name no schedule at all.
 _FREQ_GATES: dict[str, tuple[str, ...]] = {
     "every 15 minutes": ("quarter",),
-    "hourly": ("hour", "hora", "heure", "stund"),
+    "hourly": ("hour", "hora", "heure", "stund", "ogni ora"),
     "weekdays": (
         "week",
+        "feriali",
+        "lavorativ",
+        "lunedi",
         "work",
         "business",
         "fri",
@@ -302,6 +325,9 @@ _FREQ_GATES: dict[str, tuple[str, ...]] = {
     "biweekly": ("week", "fortnight", "semana", "semaine", "wochen", "quin"),
     "daily": (
         "dai",
+        "giorn",
+        "ogni",
+        "tutte le",
         "day",
         "morning",
         "evening",
@@ -323,6 +349,14 @@ _FREQ_GATES: dict[str, tuple[str, ...]] = {
     ),
     "weekly": (
         "week",
+        "settiman",
+        "lunedi",
+        "martedi",
+        "mercoledi",
+        "giovedi",
+        "venerdi",
+        "sabato",
+        "domenica",
         "day",
         "semana",
         "semaine",
@@ -367,7 +401,7 @@ _UNIT_FREQUENCY = {
     "weeks": "weekly",
     "months": "monthly",
 }
-_EVERY_GATE = ("every", "each", "cada", "toutes", "tous", "alle", "jede")
+_EVERY_GATE = ("every", "each", "cada", "toutes", "tous", "alle", "jede", "ogni")
 _NOON_RE = re.compile(
     r"\b(noon|midday|mediodia|midi|mittag|midnight|medianoche|minuit|mitternacht)\b"
 )

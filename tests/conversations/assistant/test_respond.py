@@ -128,6 +128,22 @@ def test_an_answer_continues_the_wizard_and_cancel_closes_it(world: World, reads
     assert "cancelled" in cancelled.reply.content and cancelled.effects == ()
 
 
+def test_a_name_given_mid_wizard_is_said_back_with_the_next_question(
+    world: World, reads_only: Any
+) -> None:
+    state = AssistantState(
+        wizard=Wizard(gathered={"source": "monday", "destination": "dispatch@haulnorth.com",
+                                "frequency": "daily 05:30", "zone": "America/Chicago"},
+                      asking=("trigger",)),
+    )  # fmt: skip
+    outcome = respond(world, state, "call it delayed-loads", ActionType.CREATE_AGENT)
+    assert outcome.effects == ()
+    assert outcome.reply.content.startswith("Got it. So far: delayed-loads, an agent that reads")
+    assert outcome.reply.content.endswith("What should it watch for or work on?")
+    assert outcome.state.wizard is not None
+    assert outcome.state.wizard.gathered["name"] == "delayed-loads"
+
+
 def test_where_were_we_recaps_the_open_wizard_from_the_state(world: World, reads_only: Any) -> None:
     state = AssistantState(
         wizard=Wizard(gathered={"source": "google_sheets"}, asking=("trigger",)),

@@ -285,3 +285,41 @@ def test_more_cities_name_their_time_zone(text: str, zone: str) -> None:
 def test_thanks_after_an_opening_mark_is_no_answer() -> None:
     assert read_slots("¡Gracias!", have={"source": "quickbooks"}, asking=("trigger",),
                       zone="UTC", opening=False) == {}  # fmt: skip
+
+
+def test_an_italian_answer_gives_schedule_destination_and_name() -> None:
+    slots = read_slots(
+        "Ok. L'elenco va mandato via Gmail a segreteria@studiorossi.it ogni giorno alle 17:30, "
+        "ora di Roma. Chiamalo conferme-domani.",
+        have={"source": "google_calendar", "trigger": "appuntamenti non confermati"},
+        asking=("action", "when"),
+        zone="UTC",
+        opening=False,
+    )
+    assert slots["frequency"] == "daily 17:30"
+    assert slots["zone"] == "Europe/Rome"
+    assert slots["destination"] == "segreteria@studiorossi.it"
+    assert slots["name"] == "conferme-domani"
+
+
+def test_what_an_italian_request_looks_for_drops_its_verb() -> None:
+    slots = read_slots(
+        "Deve trovare gli appuntamenti di domani che il paziente non ha ancora confermato.",
+        have={"source": "google_calendar"},
+        asking=("trigger",),
+        zone="UTC",
+        opening=False,
+    )
+    assert slots["trigger"] == "appuntamenti di domani che il paziente non ha ancora confermato"
+
+
+def test_a_misspelt_check_on_a_dotted_tool_still_says_what_it_looks_for() -> None:
+    slots = read_slots(
+        "pls mak an agnet that chekcs our monday.com board 'Inbound Trucks' for loads with "
+        "status Delayed",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert slots["trigger"] == "loads with status Delayed"

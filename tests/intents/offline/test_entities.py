@@ -43,6 +43,13 @@ def _classify(message: str) -> IntentResult:
         ("every weekday at 8 and 4pm", "weekdays 08:00 16:00", "weekdays"),
         ("jeden Tag um 8 und 16 Uhr", "daily 08:00 16:00", "daily"),
         ("every day at 9:00, 3 tickets at most", "daily 09:00", "daily"),
+        # Italian; "alle" before a number of units is German "every", not a clock time.
+        ("ogni giorno alle 17:30", "daily 17:30", "daily"),
+        ("ogni lunedì alle 9", "weekly monday 09:00", "weekly"),
+        ("dal lunedì al venerdì alle 8:15", "weekdays 08:15", "weekdays"),
+        ("ogni 2 ore", "every 2 hours", "hourly"),
+        ("alle 2 Stunden", "every 2 hours", "hourly"),
+        ("tous les lundis à 14 heures", "weekly monday 14:00", "weekly"),
     ],
 )
 def test_schedules_are_normalized(text: str, schedule: str, frequency: str) -> None:
