@@ -122,7 +122,8 @@ _PHRASE = r"(?:[^.;!?]|\.(?=\w))+"
 # What a request watches or works on, after its verb ("watches our Jira board for X" -> X).
 _WATCH_FOR_RE = re.compile(
     r"\b(?:watch(?:es|ing)?|monitor(?:s|ing)?|check(?:s|ing)?|chekc?s?|chcek(?:s|ing)?|"
-    r"scan(?:s|ning)?|track(?:s|ing)?|look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|search(?:es|ing)?|"
+    r"scan(?:s|ning)?|track(?:s|ing)?|look(?:s|ing)? (?:through|at)|keep(?:s|ing)? an eye on|"
+    r"search(?:es|ing)?|"
     r"dig(?:s|ging)? (?:through|into)|go(?:es|ing)? through|comb(?:s|ing)? through)\s+"
     r"(?:(?:[^,.;!?]|\.(?=\w)){0,100}?)\s+for\s+(?P<what>" + _PHRASE + ")",
     re.IGNORECASE,
