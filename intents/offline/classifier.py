@@ -357,6 +357,9 @@ def _follow_up(
             if denial_rest_is_empty(parsed):
                 return _Decision(ActionType.UNKNOWN, 0.85, f"declines the offer to {offer}")
             logits[_INDEX[offer]] -= 3.0
+        elif is_cancel(parsed) and not concepts & _PLATFORM_CUES:
+            # "lol ok never mind then": the offer, turned down.
+            return _Decision(ActionType.UNKNOWN, 0.8, f"declines the offer to {offer}")
         elif (
             parsed.units[0].concepts and "YES" in parsed.units[0].concepts and not has_agent
         ) or _THEN_DO_IT_RE.search(parsed.norm):

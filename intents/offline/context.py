@@ -200,8 +200,28 @@ def is_recap(parsed: Parsed) -> bool:
     return short and bool(_RECAP_RE.search(parsed.norm))
 
 
+# "forget it, cancel the setup. recruiting froze hiring anyway", "stop, I changed my mind":
+# a cancel that opens the message, whatever reason follows it.
+_CANCEL_LEAD_RE = re.compile(
+    r"^(?:(?:ok|okay|hmm|lol|ugh|actually|wait|no|nah|sorry|oh)\W+)*"
+    r"(?:cancel|stop|abort|never ?mind|forget (?:it|about it)|scrap (?:it|that)|drop it|"
+    r"leave it)(?: (?:it|that|this|the setup|the whole thing|everything))?(?: then)?\s*"
+    r"(?:[,.;!]|$)"
+)
+_NEVER_MIND_RE = re.compile(r"\b(?:never ?mind|forget (?:it|about it)|changed my mind)\b")
+_CHANGED_MIND_RE = re.compile(
+    r"\b(?:changed my mind|change of plans?|not doing this|not going ahead|cambie de opinion|"
+    r"change d avis|mes plans ont change|es uberlegt|mudei de ideia)\b"
+)
+
+
 def is_cancel(parsed: Parsed) -> bool:
-    return bool(_CANCEL_RE.search(parsed.norm)) and len(parsed.units) <= 6
+    norm = parsed.norm
+    if _CANCEL_RE.search(norm) and len(parsed.units) <= 6:
+        return True
+    return bool(_CANCEL_LEAD_RE.match(norm)) or (
+        bool(_CHANGED_MIND_RE.search(norm)) and len(parsed.units) <= 12
+    )
 
 
 def _content(parsed: Parsed) -> list[str]:
@@ -215,8 +235,8 @@ def is_affirmation(parsed: Parsed) -> bool:
         return False
     if not any("YES" in u.concepts for u in units[:3]):
         return len(units) <= 2 and all(u.canon in _PLEASE for u in units)
-    if any("NO" in u.concepts for u in units[:2]):
-        return False
+    if any("NO" in u.concepts for u in units[:2]) or _NEVER_MIND_RE.search(parsed.norm):
+        return False  # "lol ok never mind then"
     return len(_content(parsed)) <= 1
 
 

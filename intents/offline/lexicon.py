@@ -107,7 +107,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "lanza*|lanc*|demarr*|declench*|ausfuhr*|ausfuehr*|fuhr aus|fuhre aus|fuehr aus|"
         "starte|starten|startet|laufen lassen|lass laufen|lauf|rodar|roda|rode|rodando|rodem|"
         "dispar*|iniciar|inicia|inicie|arranc*|go ahead and run|spin it|process it|fire it off|"
-        "fire that off|kick it off",
+        "fire that off|kick it off|retry|retries|retrying|re-try|esegui|eseguilo|eseguire|avvia|"
+        "avvialo|avviare|fallo partire|fai partire",
     ),
     (
         "start",
@@ -314,8 +315,9 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
     (
         "how",
         "Q_HOW",
-        "how|hows|como funciona|comment ca marche|comment fonctionne|"
-        "wie funktioniert|como funciona|wie",
+        "how|hows|hw|como funciona|comment ca marche|comment fonctionne|"
+        "wie funktioniert|como funciona|wie|como funcionan|como funcionam|comment fonctionnent|"
+        "comment marche|comment marchent|wie funktionieren|come funziona|come funzionano",
     ),
     (
         "howmany",

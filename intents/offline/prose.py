@@ -101,7 +101,9 @@ _WHICH_DO_YOU_PREFER_RE = re.compile(
     r"works (?:better|best)|sounds better)|what (?:would|do) you prefer)\b",
     re.IGNORECASE,
 )
-_CREATE_IT_RE = re.compile(r"\b(?:create|build|set up|make) (?:it|this|that|them)\b", re.I)
+_CREATE_IT_RE = re.compile(
+    r"\b(?:create|build|set up|make) (?:it|this|that|them)\b(?! change)", re.I
+)
 # "I can build a watcher that …": what is offered, after its lead.
 _OFFERED_RE = re.compile(r"^.*?\b(?:i can|i could|i'?d be happy to|happy to)\s+", re.I)
 # "start building it", "start the Slack setup": what starts is in the rest, for the model.
@@ -392,6 +394,9 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         return _numbered(items, text, question, known, judge, last_agent, users)
 
     in_question = _agent_names(question, known) if question else []
+    if len(in_question) < 2 and len(named) >= 2 and question and _WHICH_ONE_RE.match(question):
+        # "All three are available: notion-reporter, … Which one should I run?"
+        in_question = named
     if len(in_question) >= 2 and _WH_RE.match(question):
         # "Which agent should I run: notion-reporter, jira-overdue-monitor or …?"
         asked = _by_verb(question, _LIST_ASKS) or ActionType.QUERY_INFO
@@ -422,7 +427,14 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         # What is proposed: the question with the sentence that says what "it" is.
         sentences = [s.strip() for s in _SENTENCE_RE.findall(before) if s.strip()]
         offer_text = " ".join([*sentences[-1:], question])
-        offer = proposed_action or judge(offer_text)[0]
+        # "I could change jira-overdue-monitor so … Should I make that change?": the verb of
+        # the sentence that offers says what, when the question itself does not.
+        offered = (
+            _by_verb(_OFFERED_RE.sub("", sentences[-1]), _VERB_RULES)
+            if sentences and _OFFERED_RE.match(sentences[-1]) and _agent_names(sentences[-1], known)
+            else None
+        )
+        offer = proposed_action or offered or judge(offer_text)[0]
         targets = "|".join(["it", "them", *(re.escape(name) for name in named)])
         if named and re.search(rf"\b(?:run|rerun|re-run) (?:{targets})\b", question, re.I):
             offer = ActionType.EXECUTE_TASK

@@ -97,6 +97,8 @@ class Parsed:
 
 # Words after which a slug is the name the user gives something.
 _NAMING = words("named called call name nombre llamado llamalo nomme appele heisst namens chamado")
+_RENAME = ("renam", "renomm", "renombr", "umbenenn", "renomear", "rinomin")
+_RENAME_TO = words("to as en in zu a para")
 NAME_WORD = "__name__"
 _PARTICLES = frozenset({"bei", "aus", "ein", "um", "an", "zusammen", "ab"})
 _SEPARABLE_FIRST = words(
@@ -236,8 +238,12 @@ def parse(
             pieces = [p for p in _SLUG_SPLIT_RE.split(tok) if p]
             if len(pieces) < 2:
                 tokens.append(tok)
-            elif tokens and tokens[-1] in _NAMING:
-                # "named standup-digest": the name chosen says nothing of what is wanted.
+            elif tokens and (
+                tokens[-1] in _NAMING
+                or (tokens[-1] in _RENAME_TO and any(t.startswith(_RENAME) for t in tokens[-4:]))
+            ):
+                # "named standup-digest", "rename it to payment-failures": the name chosen
+                # says nothing of what is wanted.
                 names[len(tokens)] = tok
                 tokens.append(tok)
             else:

@@ -520,3 +520,49 @@ def test_asides_lists_of_runs_and_more_of_the_agent_just_named(
     user: str, text: str, reply: str, action: str
 ) -> None:
     assert classify(reply, said(text, user or None))[0] == action
+
+
+@pytest.mark.parametrize(
+    ("user", "text", "reply", "action"),
+    [
+        # A cancel that opens the message, whatever reason follows; a change of mind.
+        ("new agent for open job posts", "Got it. Which job openings should the agent include, "
+         "all of them or only some roles?", "forget it, cancel the setup. hiring froze anyway",
+         "unknown"),
+        ("post new GitLab bugs to Discord", "Got it, Mobile team. Which Discord channel should "
+         "the bugs go to?", "stop, I changed my mind. not doing this", "unknown"),
+        # An offer turned down after an "ok".
+        ("why did the finance run fail?", "It timed out after 60 seconds. It usually works on a "
+         "second try. Want me to re-run it?", "lol ok never mind then", "unknown"),
+        # A change offered in its own sentence, then "should I make that change?".
+        ("", "I could change jira-overdue-monitor so it only alerts on tickets more than 3 days "
+         "overdue. Should I make that change?", "yep, go ahead", "update_agent"),
+        ("", "I can switch jira-overdue-monitor to run hourly instead of daily. Should I make "
+         "that change?", "yes but only on weekdays", "update_agent"),
+        # The agents named before "which one should I run?".
+        ("run one of my agents", "All three are available: notion-reporter, jira-overdue-monitor "
+         "and financial-analyzer. Which one should I run?", "the notion one please",
+         "execute_task"),
+        # A failed run, tried again; the agent just made, renamed to a slug.
+        ("", "The run of notion-reporter failed: the Notion API returned a rate-limit error.",
+         "retry it", "execute_task"),
+        ("", "Created stripe-dunning-watch: it checks for failed payments daily at 8:00.",
+         "actually rename it to payment-failures", "update_agent"),
+    ],
+)  # fmt: skip
+def test_cancels_changes_offered_and_agents_named_before_the_question(
+    user: str, text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text, user or None))[0] == action
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "¿Cómo funcionan los horarios de los agentes?",
+        "Comment fonctionnent les déclencheurs ?",
+        "hw do schedules wrk w timezones",
+    ],
+)
+def test_how_things_work_is_asked_in_any_language(message: str) -> None:
+    assert classify(message, [])[0] == "query_info"
