@@ -799,7 +799,8 @@ _YOUR_CALL_RE = re.compile(
 _SETTING_VERBS = words("move upgrade downgrade enable disable turn switch set")
 _ASIDE_RE = re.compile(r"^(?:btw|by the way|quick question|question|hmm|oh|wait|also)\b")
 _YES_NO_QUESTION_RE = re.compile(
-    r"^(?:and |but |so |ok |okay )?(?:does|did|is|was|will|has|have|are|were)\s+"
+    r"^(?:and |but |so |ok |okay |hmm+,? |um+,? |uh+,? |oh,? |wait,? )?"
+    r"(?:does|did|is|was|will|has|have|are|were|do)\s+"
     r"(?:it|that|this|they|those|these|the \w+)\b[^?]*\?\s*$"
 )
 _EXAMPLES_RE = re.compile(

@@ -108,7 +108,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "starte|starten|startet|laufen lassen|lass laufen|lauf|rodar|roda|rode|rodando|rodem|"
         "dispar*|iniciar|inicia|inicie|arranc*|go ahead and run|spin it|process it|fire it off|"
         "fire that off|kick it off|retry|retries|retrying|re-try|esegui|eseguilo|eseguire|avvia|"
-        "avvialo|avviare|fallo partire|fai partire",
+        "avvialo|avviare|fallo partire|fai partire|give it a spin|a spin|take it for a spin",
     ),
     (
         "start",
@@ -255,7 +255,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "restrict*|limit it|narrow*|expand it|extend it|add a step|include also|also include|"
         "exclude*|push it back|bump*|shift*|reactivat*|reativ*|reaktivier*|reactiv*|"
         "switch it back on|turn it back on|fortsetz*|setz fort|setze fort|setz ihn wieder fort|"
-        "setze ihn fort|reanud*|reprend*|retom*|pausier*|suspend*",
+        "setze ihn fort|reanud*|reprend*|retom*|pausier*|suspend*|hold off|holds off|"
+        "put on hold|put it on hold|on hold|flip on|flip off",
     ),
     (
         "instead",
@@ -497,6 +498,9 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "messy|slow|error-prone|nightmare|headache|chore|grind|drudgery|by hand|copy-paste|"
         "copy paste|copying|pasting|nobody|no one|someone has to|have to|has to|spend*|spent|"
         "takes forever|takes ages|takes hours|eats up|sick of|tired of|fed up|keep forgetting|"
+        "slip past|slips past|slipping past|slip through|slips through|slipping through|"
+        "fall through the cracks|falls through the cracks|falling through the cracks|"
+        "go unnoticed|goes unnoticed|going unnoticed|unnoticed|"
         "always|constantly|every single|tarde|perd*|manualmente|tedios*|aburrid*|retard*|"
         "fastidi*|penible|manuellement|spat|spaet|verschwend*|muhsam|muehsam|nervig|manuell|"
         "atras*|cansad*|harto|harta|marre|satt|pierdo|perdemos|perdons|verlieren|perdemos|"

@@ -99,11 +99,18 @@ class Parsed:
 _NAMING = words("named called call name nombre llamado llamalo nomme appele heisst namens chamado")
 _RENAME = ("renam", "renomm", "renombr", "umbenenn", "renomear", "rinomin")
 _RENAME_TO = words("to as en in zu a para")
+# What a name written as a slug is the name of: "the billing-service repo".
+_CONTAINERS = words(
+    "repo repos repository project board channel sheet spreadsheet base space folder workspace "
+    "table queue pipeline list page database"
+)
 NAME_WORD = "__name__"
-_PARTICLES = frozenset({"bei", "aus", "ein", "um", "an", "zusammen", "ab"})
+_PARTICLES = frozenset({"bei", "aus", "ein", "um", "an", "zusammen", "ab", "off", "on"})
+# Verbs whose particle may come after the object: "Bring den Agenten bei", "kick the notion
+# reporter off", "turn the jira alerts off".
 _SEPARABLE_FIRST = words(
     "bring bringe bringt fuhr fuhre fuhrt fuehr fuehre lade ladet richte richtet stell stelle "
-    "stellt leg lege legt fass fasse fasst pass passe passt lass"
+    "stellt leg lege legt fass fasse fasst pass passe passt lass kick fire turn shut switch flip"
 )
 
 
@@ -156,7 +163,8 @@ _SLUG_SPLIT_RE = re.compile(r"[-_.]+")
 def _separable_particle(
     tokens: Sequence[str], i: int, phrases: Mapping[tuple[str, ...], Entry]
 ) -> int | None:
-    """German separable verbs: "Bring den Agenten bei" is "beibringen" (teach)."""
+    """Separable verbs: "Bring den Agenten bei" is "beibringen" (teach), "kick the notion
+    reporter off" is "kick off" (run)."""
     tok = tokens[i]
     for j in range(i + 2, min(len(tokens), i + 9)):
         if tokens[j] in _PARTICLES and (tok, tokens[j]) in phrases:
@@ -223,7 +231,8 @@ def parse(
     tokens: list[str] = []
     whole: set[int] = set()
     names: dict[int, str] = {}
-    for tok in TOKEN_RE.findall(norm):
+    raw = TOKEN_RE.findall(norm)
+    for at, tok in enumerate(raw):
         if tok.isalnum():
             tokens.append(tok)
         elif tok[0] == "#":
@@ -238,12 +247,18 @@ def parse(
             pieces = [p for p in _SLUG_SPLIT_RE.split(tok) if p]
             if len(pieces) < 2:
                 tokens.append(tok)
-            elif tokens and (
-                tokens[-1] in _NAMING
-                or (tokens[-1] in _RENAME_TO and any(t.startswith(_RENAME) for t in tokens[-4:]))
-            ):
-                # "named standup-digest", "rename it to payment-failures": the name chosen
-                # says nothing of what is wanted.
+            elif (
+                tokens
+                and (
+                    tokens[-1] in _NAMING
+                    or (
+                        tokens[-1] in _RENAME_TO and any(t.startswith(_RENAME) for t in tokens[-4:])
+                    )
+                )
+            ) or ("." not in tok and at + 1 < len(raw) and raw[at + 1] in _CONTAINERS):
+                # "named standup-digest", "rename it to payment-failures", "the
+                # billing-service repo" (not "the monday.com board", a tool): a name says
+                # nothing of what is wanted.
                 names[len(tokens)] = tok
                 tokens.append(tok)
             else:

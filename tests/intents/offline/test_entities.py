@@ -72,6 +72,8 @@ def test_no_schedule_in_a_plain_request() -> None:
         ("invite ana@acme.com as an admin", {"user": "ana@acme.com", "role": "admin"}),
         ("rename it to finance-weekly", {"new_name": "finance-weekly"}),
         ("the numbers for Q3", {"period": "q3"}),
+        # A tool written as its domain stays the tool before "board"; a slug there is a name.
+        ("check our monday.com board", {"source": "monday"}),
     ],
 )
 def test_entities_are_extracted(message: str, expected: dict[str, str]) -> None:

@@ -566,3 +566,28 @@ def test_cancels_changes_offered_and_agents_named_before_the_question(
 )
 def test_how_things_work_is_asked_in_any_language(message: str) -> None:
     assert classify(message, [])[0] == "query_info"
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        # A particle after the object; a slug that names a repository; idioms of runs,
+        # pauses and misses.
+        ("Kick the notion reporter off now rather than waiting for Monday.", "execute_task"),
+        ("Flip the finance bot back on.", "update_agent"),
+        ("Round up the open PRs in our billing-service repo on GitHub", "execute_task"),
+        ("Give the financial one a spin for February.", "execute_task"),
+        ("Can the jira watcher hold off until I'm back from leave on the 14th?", "update_agent"),
+        ("Sentry errors in the checkout service keep slipping past us.", "create_agent"),
+    ],
+)
+def test_split_verbs_named_repositories_and_idioms(message: str, action: str) -> None:
+    assert classify(message, [])[0] == action
+
+
+def test_a_question_about_it_after_a_hesitation_asks_about_the_agent_described() -> None:
+    text = "financial-analyzer pulls last month's QuickBooks and Stripe transactions on the 1st."
+    assert classify("hmm does it include the Brex card spend?", said(text)) == (
+        "query_info",
+        {"agent": "financial-analyzer"},
+    )
