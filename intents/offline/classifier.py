@@ -376,7 +376,7 @@ def _follow_up(
 
     if (ctx.options or ctx.alternatives) and _NONE_OF_THEM_RE.match(parsed.norm):
         rest = _NONE_OF_THEM_RE.sub("", parsed.norm).strip(" ,.;!-")
-        if not rest:
+        if not rest or _LEAVE_THEM_RE.fullmatch(rest):
             return _Decision(ActionType.UNKNOWN, 0.8, "none of the options offered")
         # "neither, just tell me when it last ran": the rest is the request.
         return None
@@ -516,9 +516,14 @@ def _follow_up(
             and bool(concepts & _QUESTION_WORDS)
             and "?" in parsed.norm
         )
+        # "and cc me on its emails" after a description: a verb of its own, not the same again.
+        own_verb = ctx.prev_intent == ActionType.QUERY_INFO and bool(
+            concepts & (CHANGE_CUES | {"V_ADD"}) or concepts & {"V_RUN", "V_START"}
+        )
         if (
             more
             and not own_question
+            and not own_verb
             and n_units <= 8
             and ctx.prev_intent
             in (
@@ -742,6 +747,11 @@ _RUN_IT_RE = re.compile(
 _THEN_DO_IT_RE = re.compile(
     r"\b(?:and|then)\s+(?:then\s+)?(?:create|build|set up|make|run|send|do|start)\s+"
     r"(?:it|that|this|them)\b|\b(?:and|then)\s+go ahead\b"
+)
+# "none of those actually, leave them": nothing but the refusal.
+_LEAVE_THEM_RE = re.compile(
+    r"(?:(?:actually|thanks|thank you|for now|then|right now|all good|i'?m good|"
+    r"(?:just )?(?:leave|keep) (?:them|it|those|everything)(?: as (?:they are|is))?)[\s,.!]*)+"
 )
 _NONE_OF_THEM_RE = re.compile(
     r"^(?:none(?: of (?:those|them|these|the above))?|neither(?: of (?:those|them|these))?|"

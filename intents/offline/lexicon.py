@@ -431,7 +431,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "add",
         "V_ADD",
         "add|adds|adding|added|anadir|anade|agrega*|ajout*|hinzufug*|"
-        "hinzufueg*|fug hinzu|fuge hinzu|adicion*|inclu*",
+        "hinzufueg*|fug hinzu|fuge hinzu|adicion*|inclu*|cc me|cc us|bcc me|loop me in|loop in",
     ),
     (
         "apikey",

@@ -23,6 +23,10 @@ Judge = Callable[[str], tuple[ActionType, float]]
 _ITEM_RE = re.compile(r"^[ \t]*(\d{1,2})[ \t]*[.)][ \t]+(\S.*)$", re.MULTILINE)
 # "Two options: 1) an agent that …, or 2) a one-time report …" on one line.
 _INLINE_ITEM_RE = re.compile(r"(?<![\w$.,])\(?([1-9])[.)][ \t]+(?=\S)")
+_ORDINAL_WORDS = ("first", "second", "third", "fourth")
+_ORDINAL_ITEM_RE = re.compile(
+    r"(?:^|(?<=[:;.,] ))(first|second|third|fourth)(?:ly)?[,:][ \t]+", re.I
+)
 _ITEM_TAIL_RE = re.compile(r"[\s,;]*(?:\b(?:or|and|o|ou|oder|y|et|und)\b)?[\s,;]*$", re.I)
 _BULLET_RE = re.compile(r"^[ \t]*[-•*][ \t]+(\S.*)$", re.MULTILINE)
 _SLUG_RE = re.compile(r"(?<![\w@./-])([a-z][a-z0-9]*(?:[-_][a-z0-9]+){1,5})(?![\w@-])")
@@ -32,6 +36,11 @@ _COMMON_SLUGS = words(
     "two-factor read-only follow-up real-time one-off sign-in log-in check-in opt-in add-on "
     "built-in e-mail re-run on-call end-to-end day-to-day up-to-date month-end year-end "
     "self-serve time-zone high-priority low-priority single-sign-on"
+)
+# "the Shopify low-stock alert", "past-due invoices": a compound word, not an agent's name.
+_COMPOUND_RE = re.compile(
+    r"^(?:low|high|out-of|past|over|under|non|pre|post|multi|self|cross|full|part|long|short|"
+    r"same|next|last|first|third|top|month-over|week-over|year-over)-[a-z]+$"
 )
 _INVERSION_RE = re.compile(
     r"(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles|ce|moi|toi|le|la|les)$"
@@ -135,6 +144,14 @@ _VERB_RULES = (
         r"^(?:change|edit|update|modify|pause|resume|turn (?:back )?(?:on|off)|rename|delete|"
         r"remove|move|switch|add|attach|disable|enable|stop)\b", re.I)),
 )  # fmt: skip
+# German options end on their verb: "Zeitplan oder Empfänger ändern", "Jetzt ausführen".
+_LAST_VERB_RULES = (
+    (ActionType.EXECUTE_TASK, re.compile(r"^.*\b(?:ausf[üu]hren|starten|laufen lassen)$", re.I)),
+    (ActionType.QUERY_INFO, re.compile(r"^.*\b(?:anzeigen|zeigen|ansehen|erkl[äa]ren)$", re.I)),
+    (ActionType.UPDATE_AGENT, re.compile(
+        r"^.*\b(?:[äa]ndern|aendern|bearbeiten|anpassen|pausieren|fortsetzen|l[öo]schen|"
+        r"umbenennen|verschieben)$", re.I)),
+)  # fmt: skip
 _LIST_ASKS = (
     (ActionType.UPDATE_AGENT, re.compile(
         r"\b(?:edit|change|update|modify|turn (?:back )?(?:on|off)|pause|resume|rename|delete|"
@@ -201,6 +218,18 @@ _SETTING_UP_RE = re.compile(
     r"make)?\s*(?:a|an|the|this|your)?\s*(?:new )?(agent|skill)\b",
     re.IGNORECASE,
 )
+_GO_ON_RE = re.compile(
+    r"\b(?:continue|finish|resume|pick (?:it|that|this) (?:back )?up|"
+    r"carry on|keep going|go on)\b",
+    re.I,
+)
+_HELD_SETUP_RE = re.compile(
+    r"\b(?:(?:agent|skill) (?:setup|set-up) (?:on hold|aside|for later)|"
+    r"(?:started|were|was) setting up (?:an? |the |your )?(?:new )?(?:agent|skill)|"
+    r"(?:continue|pick up|finish) (?:setting up |with )?(?:the |that |your )(?:agent|skill)|"
+    r"(?:agent|skill) we (?:were|started) setting up|unfinished (?:agent|skill))",
+    re.IGNORECASE,
+)
 _SKILL_RE = re.compile(r"\b(?:skill|skills|habilidad|competence|fahigkeit|faehigkeit)\b", re.I)
 _RAN_RE = re.compile(
     r"\b(?:running|ran|re-?ran|started|queued|triggered|kicked off|finished|completed|"
@@ -257,6 +286,7 @@ def _agent_names(text: str, known: Sequence[str]) -> list[str]:
             len(slug) >= 6
             and not _INVERSION_RE.search(slug)
             and slug not in _COMMON_SLUGS
+            and not _COMPOUND_RE.match(slug)
             and not any(slug == n.lower() for _, n in found)
         ):
             found.append((match.start(), slug))
@@ -278,14 +308,19 @@ def _leading_agent(item: str, known: Sequence[str]) -> str | None:
 def _inline_items(text: str) -> list[tuple[str, str]]:
     """Options numbered 1, 2, … inside a sentence, each up to the next number or the end."""
     marks = list(_INLINE_ITEM_RE.finditer(text))
-    if len(marks) < 2 or [int(m.group(1)) for m in marks] != list(range(1, len(marks) + 1)):
+    numbers = [m.group(1) for m in marks]
+    if len(marks) < 2:
+        # "two ways: first, a skill that …; second, a one-time export …"
+        marks = list(_ORDINAL_ITEM_RE.finditer(text))
+        numbers = [str(_ORDINAL_WORDS.index(m.group(1).lower()) + 1) for m in marks]
+    if len(marks) < 2 or [int(n) for n in numbers] != list(range(1, len(marks) + 1)):
         return []
     items = []
-    for mark, after in zip(marks, [*marks[1:], None], strict=True):
+    for number, mark, after in zip(numbers, marks, [*marks[1:], None], strict=True):
         label = text[mark.end() : after.start() if after else len(text)]
         if after is None:
             label = re.split(r"[?!]|\.(?:\s|$)", label, maxsplit=1)[0]
-        items.append((mark.group(1), _ITEM_TAIL_RE.sub("", label).strip()))
+        items.append((number, _ITEM_TAIL_RE.sub("", label).strip()))
     return items
 
 
@@ -467,6 +502,17 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
             # question on the way through a setup the user asked for.
             wizard = _flow(text, users, judge, named, setup_question=False)
 
+    held = _HELD_SETUP_RE.search(text) if wizard is None else None
+    if held:
+        # "I've put the agent setup on hold", "Earlier we started setting up an agent …": a
+        # setup left open, which "let's finish that one" picks back up.
+        skill = "skill" in held.group(0).lower()
+        wizard = ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
+        # "continue with it, or start something else?": going on is the setup's action.
+        alternatives = tuple(
+            (wizard if _GO_ON_RE.search(side) else action, side) for action, side in alternatives
+        )
+
     prev_intent: ActionType | None = None
     sure = False
     if users:
@@ -552,6 +598,9 @@ def _numbered(
             ),
             prev_intent=ActionType.MANAGE_PLATFORM,
         )
+    # "What would you like to change about jira-overdue-monitor? 1. Its schedule …": each
+    # verbless option is a change.
+    changes = bool(question) and _by_verb(question, _LIST_ASKS) == ActionType.UPDATE_AGENT
     options = []
     for n, label in items:
         label = label.strip()
@@ -560,6 +609,11 @@ def _numbered(
         elif _PLATFORM_OBJECT_RE.search(label) and not _leading_agent(label, known):
             action = ActionType.MANAGE_PLATFORM
         else:
-            action = _by_verb(label, _VERB_RULES) or _judged_item(label, judge)
+            action = (
+                _by_verb(label, _VERB_RULES)
+                or _by_verb(label, _LAST_VERB_RULES)
+                or (ActionType.UPDATE_AGENT if changes else None)
+                or _judged_item(label, judge)
+            )
         options.append((int(n), action, label))
     return Prose(options=tuple(options), last_agent=last_agent)

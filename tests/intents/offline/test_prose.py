@@ -591,3 +591,38 @@ def test_a_question_about_it_after_a_hesitation_asks_about_the_agent_described()
         "query_info",
         {"agent": "financial-analyzer"},
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "action"),
+    [
+        # A setup left open, picked back up.
+        ("No problem, I've put the agent setup on hold. So far it will check Monday.com for "
+         "overdue items every morning.", "ok let's finish setting up that agent", "create_agent"),
+        ("Earlier we started setting up an agent to post new Sentry errors to Teams. Do you "
+         "want to continue with it or start something else?", "let's finish that one",
+         "create_agent"),
+        # A compound word is no agent's name: the question is a setup's.
+        ("What time should the Shopify low-stock alert run each day?",
+         "7am before the warehouse opens", "create_agent"),
+        # Options said as "first, …; second, …"; options of a change; German options.
+        ("I found two ways: first, a skill that pulls call transcripts from Gong so any agent "
+         "can use them; second, a one-time export of last week's calls.", "the first",
+         "create_skill"),
+        ("What would you like to change about jira-overdue-monitor?\n1. Its schedule\n"
+         "2. Which projects it watches\n3. Where alerts are sent",
+         "3 — send them to #support-escalations", "update_agent"),
+        ("Was möchten Sie mit notion-reporter tun?\n1. Jetzt ausführen\n2. Die letzten Läufe "
+         "anzeigen\n3. Zeitplan oder Empfänger ändern", "Nummer 3", "update_agent"),
+        # None of the options, and nothing else.
+        ("You have these integrations connected:\n1. Dropbox\n2. Box\n3. Google Drive\nWhich "
+         "one would you like me to disconnect?", "none of those actually, leave them", "unknown"),
+        # "and …" with a verb of its own after a description.
+        ("financial-analyzer runs on the 1st of each month and emails the analysis to "
+         "cfo@northwind.com.", "and cc me on its emails", "update_agent"),
+    ],
+)  # fmt: skip
+def test_setups_left_open_options_in_words_and_requests_after_and(
+    text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text))[0] == action
