@@ -349,6 +349,9 @@ def _follow_up(
 
     if ctx.offer is not None:
         offer = ctx.offer
+        if offer != ActionType.EXECUTE_TASK and "V_RUN" in concepts and is_affirmation(parsed):
+            # "Want me to adjust anything?" — "ok run it": a run instead of what was offered.
+            return _Decision(ActionType.EXECUTE_TASK, 0.8, "asks for a run instead of the offer")
         if is_affirmation(parsed):
             return _Decision(
                 offer, 0.92, f"agrees to the offer to {offer}", entities=dict(ctx.offer_entities)
@@ -398,6 +401,15 @@ def _follow_up(
                 )
             # "3 — I'd actually just like to know what you can do": the rest says what.
         by_label = _option_by_label(parsed, ctx) if n_units <= 10 else None
+        if by_label is None and n_units <= 4 and entities.get("source"):
+            # "dropbox" for "2. Dropbox": the one option that names the tool.
+            tools = [t.replace("_", " ") for t in entities["source"].split(",")]
+            with_tool = [
+                option
+                for option in ctx.options
+                if any(re.search(rf"\b{re.escape(t)}\b", normalize(option[2])) for t in tools)
+            ]
+            by_label = with_tool[0] if len(with_tool) == 1 else None
         if by_label is None and n_units <= 6:
             # "a new one" when only one option says "new".
             side = _side_named(parsed, [(action, label) for _, action, label in ctx.options])

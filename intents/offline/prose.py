@@ -152,6 +152,11 @@ _LAST_VERB_RULES = (
         r"^.*\b(?:[äa]ndern|aendern|bearbeiten|anpassen|pausieren|fortsetzen|l[öo]schen|"
         r"umbenennen|verschieben)$", re.I)),
 )  # fmt: skip
+_ADMINISTERS_RE = re.compile(
+    r"\b(?:connect|disconnect|reconnect|invite|upgrade|downgrade|switch (?:to|plans?)|"
+    r"which (?:plan|role|account|integration|workspace))\b",
+    re.I,
+)
 _LIST_ASKS = (
     (ActionType.UPDATE_AGENT, re.compile(
         r"\b(?:edit|change|update|modify|turn (?:back )?(?:on|off)|pause|resume|rename|delete|"
@@ -217,6 +222,9 @@ _SETTING_UP_RE = re.compile(
     r"\b(?:i'?ll|i will|let'?s|i'?m (?:setting up|creating|building)) (?:create|build|set up|"
     r"make)?\s*(?:a|an|the|this|your)?\s*(?:new )?(agent|skill)\b",
     re.IGNORECASE,
+)
+_SETUP_SETTING_RE = re.compile(
+    r"\b(?:should|shall|will|do you want) (?:the|this|your) (?:new )?(skill|agent)\b", re.I
 )
 _GO_ON_RE = re.compile(
     r"\b(?:continue|finish|resume|pick (?:it|that|this) (?:back )?up|"
@@ -502,6 +510,13 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
             # question on the way through a setup the user asked for.
             wizard = _flow(text, users, judge, named, setup_question=False)
 
+    setting = _SETUP_SETTING_RE.search(question) if question and wizard is None else None
+    if setting and not any(name in known for name in named):
+        # "Should the skill keep them as linked files or drop them?": a setting of the one
+        # being set up, whose sides are answers, not requests.
+        skill = setting.group(1).lower() == "skill"
+        wizard = ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
+        alternatives = ()
     held = _HELD_SETUP_RE.search(text) if wizard is None else None
     if held:
         # "I've put the agent setup on hold", "Earlier we started setting up an agent …": a
@@ -601,6 +616,8 @@ def _numbered(
     # "What would you like to change about jira-overdue-monitor? 1. Its schedule …": each
     # verbless option is a change.
     changes = bool(question) and _by_verb(question, _LIST_ASKS) == ActionType.UPDATE_AGENT
+    # "Which account would you like to connect? 1. Google Drive 2. Dropbox": administration.
+    administers = bool(question) and bool(_ADMINISTERS_RE.search(question))
     options = []
     for n, label in items:
         label = label.strip()
@@ -613,6 +630,7 @@ def _numbered(
                 _by_verb(label, _VERB_RULES)
                 or _by_verb(label, _LAST_VERB_RULES)
                 or (ActionType.UPDATE_AGENT if changes else None)
+                or (ActionType.MANAGE_PLATFORM if administers else None)
                 or _judged_item(label, judge)
             )
         options.append((int(n), action, label))

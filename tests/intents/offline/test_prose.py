@@ -626,3 +626,23 @@ def test_setups_left_open_options_in_words_and_requests_after_and(
     text: str, reply: str, action: str
 ) -> None:
     assert classify(reply, said(text))[0] == action
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "action"),
+    [
+        # A run asked for instead of the change offered.
+        ("jira-overdue-monitor runs every day at 7:00 ET and posts to #eng-alerts. Want me to "
+         "adjust anything?", "ok run it", "execute_task"),
+        # An option named by its tool; options of a connect question are administration.
+        ("Which account would you like to connect?\n1. Google Drive\n2. Dropbox\n3. Box",
+         "dropbox", "manage_platform"),
+        # A setting of the agent being set up, asked as an either/or.
+        ("Good idea. Should the agent also notify someone when it finds an angry ticket, or "
+         "just tag it?", "ping @dana on slack too", "create_agent"),
+    ],
+)  # fmt: skip
+def test_runs_instead_options_by_tool_and_settings_asked_as_either_or(
+    text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text))[0] == action
