@@ -10,9 +10,9 @@ from conversations.agents import selectors as agents
 from conversations.assistant.effects import DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import HELP_RE
-from conversations.assistant.slots import Schedule, destination_in, zone_in
+from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
-from conversations.assistant.text import LABELS, display, numbered
+from conversations.assistant.text import LABELS, called, display, numbered
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
@@ -540,7 +540,11 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         changes["destination"] = destination
     if found.get("source") and re.search(r"\b(source|from|switch|instead of|use)\b", text, re.I):
         changes["source"] = found["source"]
-    new_name = agents.agent_name(found["new_name"]) if found.get("new_name") else None
+    written = renamed_as_written(text, found["new_name"]) if found.get("new_name") else ""
+    new_name = agents.agent_name(written) if written else None
+    if new_name and written != new_name:
+        # "rename sentry-digest to Crash Morning Brief": the name as written stays with it.
+        changes["details"] = called(str(before.get("details") or ""), written)
     if not changes and not new_name:
         return Outcome(
             Reply(
@@ -555,9 +559,11 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     lines = [
         f"- {LABELS[key]}: {display(before.get(key) or 'not set')} → {display(value)}"
         for key, value in changes.items()
+        if key != "details"
     ]
     if new_name:
-        lines.insert(0, f"- Name: {agent.name} → {new_name}")
+        as_written = f" (\u201c{written}\u201d)" if written != new_name else ""
+        lines.insert(0, f"- Name: {agent.name} → {new_name}{as_written}")
         state = state.replace(
             last_agent=new_name,
             last_agent_run=new_name if state.last_agent_run == agent.name else state.last_agent_run,

@@ -585,6 +585,22 @@ def name_as_written(text: str) -> str | None:
     return name
 
 
+def renamed_as_written(text: str, first: str) -> str:
+    """The new name of a rename as the user wrote it: ``first`` (what the entity reader found,
+    lowercased) with its case, and the capitalized words after it ("rename sentry-digest to
+    Crash Morning Brief")."""
+    found = list(re.finditer(rf"(?<![\w-]){re.escape(first)}(?![\w-])", text, re.IGNORECASE))
+    if not found:
+        return first
+    match = found[-1]
+    name = match.group(0)
+    if name[:1].isupper():
+        more = re.match(r"(?:\s+[A-ZÀ-Þ][\w-]*){1,3}", text[match.end() :])
+        if more:
+            name += more.group(0)
+    return name
+
+
 def scope_in(text: str) -> str | None:
     """The quoted sheet, board or project, or the repository, a request names (as written)."""
     named = _QUOTED_NAME_RE.search(text)

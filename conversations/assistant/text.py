@@ -35,3 +35,13 @@ def display(value: str) -> str:
 
 def numbered(lines: Sequence[str]) -> str:
     return "\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=1))
+
+
+_CALLED_RE = re.compile(r"Called \u201c[^\u201d]*\u201d(?:; )?")
+
+
+def called(details: str, title: str) -> str:
+    """An agent's details saying the name as the user wrote it ("Called “Late Load Digest”"),
+    in place of a name written before."""
+    rest = _CALLED_RE.sub("", details or "").strip("; ")
+    return "; ".join(filter(None, [f"Called \u201c{title}\u201d", rest]))

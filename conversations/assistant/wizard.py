@@ -16,7 +16,7 @@ from conversations.assistant.effects import CreateAgent, DeleteAgent, UpdateAgen
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.slots import Schedule, is_one_off, read_slots, schedule_words
 from conversations.assistant.state import AssistantState, Created, Wizard
-from conversations.assistant.text import TOOL_NAMES, display, numbered
+from conversations.assistant.text import TOOL_NAMES, called, display, numbered
 from conversations.models import Agent, new_id
 
 MAX_QUESTIONS = 3
@@ -522,8 +522,14 @@ def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | Non
     shown = name or created.name
     lines = [f"- {LABELS.get(k, k.title())}: {v}" for k, v in changes.items()]
     if name:
-        lines.insert(0, f"- Name: {created.name} → {name}")
+        lines.insert(0, f"- Name: {created.name} → {name}{_as_written(found)}")
+        if found.get("title"):
+            # "call it Late Load Digest": the name as written is kept with the agent.
+            details = planned_config(created.gathered).get("details", "")
+            changes["details"] = called(details, found["title"])
     gathered = {**created.gathered, "frequency": frequency or "", "zone": zone or ""}
+    if found.get("title"):
+        gathered["title"] = found["title"]
     if changes.get("destination"):
         gathered["destination"] = changes["destination"]
     # What it does, said again with the change in it (and stored, so the description agrees).

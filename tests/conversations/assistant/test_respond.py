@@ -822,3 +822,36 @@ def test_a_greeting_is_answered_as_a_greeting(world: World, reads_only: Any) -> 
     outcome = respond(world, AssistantState(), "hello!", ActionType.UNKNOWN, confidence=0.4)
     assert outcome.reply.content.startswith("Hello olivia!")
     assert "1." not in outcome.reply.content and outcome.state.options == ()
+
+
+def test_a_rename_keeps_the_name_as_written_beside_its_slug(
+    world: World, jira_watch: Agent, reads_only: Any
+) -> None:
+    outcome = respond(
+        world,
+        AssistantState(last_agent="jira-watch"),
+        "rename jira-watch to Crash Morning Brief",
+        ActionType.UPDATE_AGENT,
+    )
+    (effect,) = outcome.effects
+    assert isinstance(effect, UpdateAgent) and effect.name == "crash-morning-brief"
+    assert effect.config == {"details": "Called \u201cCrash Morning Brief\u201d"}
+    assert "- Name: jira-watch → crash-morning-brief (\u201cCrash Morning Brief\u201d)" in (
+        outcome.reply.content
+    )
+
+
+def test_a_name_given_right_after_creation_is_kept_as_written(
+    world: World, reads_only: Any
+) -> None:
+    created = respond(
+        world,
+        AssistantState(),
+        "Create an agent that watches Jira for overdue tickets and posts to #ops every day at 9am",
+        ActionType.CREATE_AGENT,
+    )
+    outcome = respond(world, created.state, "call it Late Load Digest", ActionType.UPDATE_AGENT)
+    (effect,) = outcome.effects
+    assert isinstance(effect, UpdateAgent) and effect.name == "late-load-digest"
+    assert "Called \u201cLate Load Digest\u201d" in effect.config["details"]
+    assert "(\u201cLate Load Digest\u201d)" in outcome.reply.content

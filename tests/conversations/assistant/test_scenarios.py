@@ -25,6 +25,7 @@ import pytest
 from django.conf import settings
 from django.core.cache import cache
 
+from conversations.agents.selectors import agent_name
 from conversations.models import Agent, AgentRun, Tenant
 from conversations.tenancy.services import tenant_create, user_add
 from tests.conftest import World
@@ -113,6 +114,16 @@ def _indent(text: str) -> str:
 
 def _agents(tenant: Tenant) -> list[Agent]:
     return list(Agent.objects.for_tenant(tenant).order_by("created_at", "id"))
+
+
+def _is_named(agent: Agent, name: str) -> bool:
+    """Whether ``agent`` is the one called ``name``: agent names are slugs ("Late Load Digest"
+    is stored as late-load-digest), so a name written otherwise must also be kept as written,
+    case and accents intact, in what the agent stores."""
+    if agent.name == name:
+        return True
+    stored = json.dumps(agent.config, ensure_ascii=False) + agent.description
+    return agent.name == agent_name(name) and name in stored
 
 
 def _agent_text(agent: Agent) -> str:
@@ -348,7 +359,7 @@ class Run:
         def check(reply: str, intent: str | None) -> tuple[bool, str]:
             agents = _agents(self.tenant)
             if name is not None:
-                agents = [agent for agent in agents if agent.name == name]
+                agents = [agent for agent in agents if _is_named(agent, name)]
             if not agents:
                 return False, f"no agent {name!r}" if name else "no agent exists"
             agent = agents[-1]
