@@ -85,7 +85,9 @@ def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
     slug = agent_name(re.sub(r"[_\s]+", "-", reference.strip().lstrip("@")))
     if not slug:
         return None
-    return Agent.objects.for_tenant(tenant).filter(name=slug).first()
+    agents = Agent.objects.for_tenant(tenant)
+    # A name the admin stored with capitals ("Lieferanten-Check") is still that agent.
+    return agents.filter(name=slug).first() or agents.filter(name__iexact=slug).first()
 
 
 def agents_named(*, tenant: Tenant, names: Sequence[str]) -> list[Agent]:

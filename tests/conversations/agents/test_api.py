@@ -5,6 +5,7 @@ from typing import Any
 import pytest
 
 from conversations.agents import services as agent_services
+from conversations.agents.selectors import agent_find
 from conversations.models import Agent, Tenant
 from tests.conftest import World
 
@@ -466,3 +467,14 @@ def test_the_chat_says_which_agents_are_paused_and_who_gets_results(world: World
     assert (
         "invoice-watch sends what it finds to Slack #billing" in who["assistant_message"]["content"]
     )
+
+
+def test_an_agent_the_admin_named_with_capitals_is_found_however_it_is_written(
+    world: World,
+) -> None:
+    # The admin's slug field accepts capitals; the assistant and the @name fast path look
+    # names up by their lowercase slug.
+    stored = Agent.objects.create(tenant=world.tenant_a, name="Lieferanten-Check")
+    assert agent_find(tenant=world.tenant_a, reference="lieferanten check") == stored
+    assert agent_find(tenant=world.tenant_a, reference="@Lieferanten-Check") == stored
+    assert agent_find(tenant=world.tenant_b, reference="lieferanten-check") is None
