@@ -68,13 +68,18 @@ _ASKED_FOR_AGENT_RE = re.compile(
     r"voudrais|aimerais|quero|queria|gostaria|quiero|quisiera|necesito|preciso|brauche|"
     r"m[öo]chte|will|h[äa]tte gern|creare|vorrei|voglio|mi serve)\b"
     r".{0,40}\b(?:agent|agents|agnet|agnets|agetn|bot|monitor|automation|watcher|agente|agenten|"
-    r"robot)\b",
+    r"robot)\b|"
+    # "agent: Xero unpaid bills older than 30 days, daily, Slack #ap-team"
+    r"^\s*(?:new |a new )?(?:agent|agnet|bot|automation|agente)\s*:",
     re.IGNORECASE,
 )
 _UNDO_RE = re.compile(
-    r"\b(?:undo|cancel (?:that|it)|actually,? (?:cancel|delete|remove|no)|delete (?:it|that)|"
+    r"\b(?:undo|cancel (?:that|it)|actually,? (?:cancel|delete|remove)|delete (?:it|that)|"
     r"remove (?:it|that)|scrap (?:it|that)|take (?:it|that) back|deshaz|annule|rückgängig|"
-    r"desfaz)\b",
+    r"desfaz)\b|"
+    # "actually no", but not "Actually no, call it Platform Overdue Radar": a correction.
+    r"\bactually,? no\b(?![,.;:!]? *(?:call|name|make|set|change|use|it'?s|send|post|put|"
+    r"run|at|on|every|to)\b)",
     re.IGNORECASE,
 )
 _ANYWAY_RE = re.compile(

@@ -81,6 +81,7 @@ _NAME_RE = re.compile(
     r"\bllamado|\bllamada|\bllámalo|\bllamalo|\bnamens|\bnenne? (?:es|ihn|sie)|\bchamado|"
     r"\bchama-o|\bcham[ae] (?:ele|ela|o|a)? ?de|\b(?:name|nombre|nom|nome)(?=\s*[:=])|"
     r"\bchiamal[oa]|\bchiamat[oa]|\bsi chiama|\bil nome (?:è|e|sarà|sara)|"
+    r"\bnoem (?:hem|het|haar)|\bgenaamd|\bname(?= (?-i:[A-Z]))|"
     r"\bthe name (?:is|should be|will be)|"
     r"\bel nombre (?:es|será|sera|puede ser)|\ble nom (?:est|sera)|\bder name (?:ist|soll)|"
     r"\bo nome (?:pode ser|é|e|será|sera))\s*[:=]?\s*[\"'“«]?([^\W_][\w-]{1,60})",
@@ -574,8 +575,9 @@ def name_as_written(text: str) -> str | None:
     quoted = _QUOTED_NAME_RE.search(text)
     if quoted:
         return quoted.group(1).strip()
-    match = _NAME_RE.search(text)
-    if not match:
+    # "Name it jira-overdue-monitor. Actually no, call it Platform Overdue Radar": the last.
+    match = next(reversed(list(_NAME_RE.finditer(text))), None)
+    if match is None:
         return None
     name = match.group(1)
     if name[:1].isupper():

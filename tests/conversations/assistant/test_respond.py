@@ -855,3 +855,39 @@ def test_a_name_given_right_after_creation_is_kept_as_written(
     assert isinstance(effect, UpdateAgent) and effect.name == "late-load-digest"
     assert "Called \u201cLate Load Digest\u201d" in effect.config["details"]
     assert "(\u201cLate Load Digest\u201d)" in outcome.reply.content
+
+
+@pytest.mark.parametrize(
+    ("message", "undone"),
+    [
+        ("Name it jira-watch. Actually no, call it Platform Overdue Radar", False),
+        ("actually no", True),
+    ],
+)
+def test_actually_no_undoes_a_creation_unless_a_correction_follows(
+    world: World, reads_only: Any, message: str, undone: bool
+) -> None:
+    created = respond(
+        world,
+        AssistantState(),
+        "Create an agent that watches Jira for overdue tickets and posts to #ops every day at 9am",
+        ActionType.CREATE_AGENT,
+    )
+    (effect,) = respond(world, created.state, message, ActionType.UPDATE_AGENT).effects
+    assert isinstance(effect, DeleteAgent) is undone
+    if not undone:
+        assert isinstance(effect, UpdateAgent) and effect.name == "platform-overdue-radar"
+
+
+def test_agent_colon_asks_for_an_agent_in_so_many_words(world: World, reads_only: Any) -> None:
+    outcome = respond(
+        world,
+        AssistantState(),
+        "agent: Xero unpaid bills older than 30 days, daily, Slack #ap-team, name Bills Radar",
+        ActionType.CREATE_AGENT,
+        confidence=0.6,
+    )
+    # Not a proposal waiting for a yes: the setup asks only the time still missing.
+    assert outcome.effects == ()
+    assert outcome.reply.content.startswith("I'll create a new agent, Bills Radar, that watches")
+    assert outcome.state.wizard is not None and not outcome.state.wizard.proposed

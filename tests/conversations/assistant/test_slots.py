@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conversations.assistant.slots import name_in, read_slots, scope_in, zone_in
+from conversations.assistant.slots import name_as_written, name_in, read_slots, scope_in, zone_in
 
 
 @pytest.mark.parametrize(
@@ -323,3 +323,17 @@ def test_a_misspelt_check_on_a_dotted_tool_still_says_what_it_looks_for() -> Non
         opening=True,
     )
     assert slots["trigger"] == "loads with status Delayed"
+
+
+@pytest.mark.parametrize(
+    ("text", "name"),
+    [
+        ("Name it jira-overdue-monitor. Actually no, call it Platform Overdue Radar",
+         "Platform Overdue Radar"),
+        ("agent: Xero unpaid bills older than 30 days, daily, name Bills Radar", "Bills Radar"),
+        ("Noem hem Starfall Crashwacht", "Starfall Crashwacht"),
+        ("the name of the game is speed", None),
+    ],
+)  # fmt: skip
+def test_the_name_said_last_is_the_name(text: str, name: str | None) -> None:
+    assert name_as_written(text) == name
