@@ -12,7 +12,7 @@ from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import HELP_RE
 from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
-from conversations.assistant.text import LABELS, called, display, numbered
+from conversations.assistant.text import LABELS, called, called_in, display, numbered
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
@@ -127,6 +127,13 @@ def resolve_agent(
     return None
 
 
+def shown_name(agent: Agent) -> str:
+    """An agent's name for a reply: its slug, and the name as the user wrote it when that
+    differs ("rapport-stocks (“Rapport Stocks”)")."""
+    title = called_in(str((agent.config or {}).get("details") or ""))
+    return f"{agent.name} (\u201c{title}\u201d)" if title else agent.name
+
+
 def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str) -> Outcome:
     listed = agents.agents_first(tenant=turn.tenant, limit=5)
     if not listed:
@@ -202,7 +209,7 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
         )
     shown = listed[:MAX_LISTED]
     lines = [
-        (f"{a.name} - {a.description}" if a.description else a.name)
+        (f"{shown_name(a)} - {a.description}" if a.description else shown_name(a))
         + (" (paused)" if a.paused else "")
         for a in shown
     ]
@@ -246,7 +253,7 @@ def _paused_list(turn: Turn, state: AssistantState) -> Outcome:
 
 def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     last = agents.agent_last_run(agent=agent)
-    lines = [f"{agent.name}" + (f": {agent.description}" if agent.description else "")]
+    lines = [shown_name(agent) + (f": {agent.description}" if agent.description else "")]
     schedule = str((agent.config or {}).get("schedule") or "")
     if _WHEN_RE.search(text):
         lines.insert(
@@ -325,7 +332,7 @@ def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text
     still = " It stays paused: it won't run on its schedule until you resume it." * agent.paused
     return Outcome(
         Reply(
-            f"Running {agent.name}{what}. I've queued it (run {run.run_id}).{still}",
+            f"Running {shown_name(agent)}{what}. I've queued it (run {run.run_id}).{still}",
             meta={"agent_run": agent.name, "agents_referenced": [agent.name], "run_id": run.run_id},
             decision="agent_run_queued",
         ),
@@ -487,11 +494,11 @@ def _pause_or_resume(state: AssistantState, agent: Agent, paused: bool) -> Outco
         return Outcome(Reply(said, meta=meta, decision="agent_pause_unchanged"), state)
     if paused:
         said = (
-            f"Paused {agent.name}: it won't run on its schedule{when} until you resume it. "
+            f"Paused {shown_name(agent)}: it won't run on its schedule{when} until you resume it. "
             f'Nothing else changed. Say "resume {agent.name}" to turn it back on.'
         )
     else:
-        said = f"Resumed {agent.name}: it runs on its schedule again{when}."
+        said = f"Resumed {shown_name(agent)}: it runs on its schedule again{when}."
     return Outcome(
         Reply(said, meta={**meta, "changes": {"paused": paused}}, decision="agent_paused"
               if paused else "agent_resumed"),
@@ -571,7 +578,7 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     description = _described_anew(agent.description, before, changes)
     return Outcome(
         Reply(
-            f"Updated {name}:\n" + "\n".join(lines),
+            f"Updated {name if new_name else shown_name(agent)}:\n" + "\n".join(lines),
             meta={"agents_referenced": [name], "changes": changes},
             decision="agent_updated",
         ),

@@ -37,7 +37,7 @@ def numbered(lines: Sequence[str]) -> str:
     return "\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=1))
 
 
-_CALLED_RE = re.compile(r"Called \u201c[^\u201d]*\u201d(?:; )?")
+_CALLED_RE = re.compile(r"Called \u201c([^\u201d]*)\u201d(?:; )?")
 
 
 def called(details: str, title: str) -> str:
@@ -45,3 +45,9 @@ def called(details: str, title: str) -> str:
     in place of a name written before."""
     rest = _CALLED_RE.sub("", details or "").strip("; ")
     return "; ".join(filter(None, [f"Called \u201c{title}\u201d", rest]))
+
+
+def called_in(details: str) -> str | None:
+    """The name as the user wrote it, from an agent's details, or None."""
+    match = _CALLED_RE.search(details or "")
+    return match.group(1) if match else None

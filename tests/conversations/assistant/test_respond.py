@@ -891,3 +891,22 @@ def test_agent_colon_asks_for_an_agent_in_so_many_words(world: World, reads_only
     assert outcome.effects == ()
     assert outcome.reply.content.startswith("I'll create a new agent, Bills Radar, that watches")
     assert outcome.state.wizard is not None and not outcome.state.wizard.proposed
+
+
+@pytest.fixture
+def rapport_stocks(world: World) -> Agent:
+    return Agent.objects.create(
+        tenant=world.tenant_a,
+        name="rapport-stocks",
+        description="Stock levels from Shopify",
+        config={"details": "Called \u201cRapport Stocks\u201d"},
+    )
+
+
+def test_replies_name_an_agent_as_the_user_wrote_it_beside_its_slug(
+    world: World, rapport_stocks: Agent, reads_only: Any
+) -> None:
+    listed = respond(world, AssistantState(), "list my agents", ActionType.QUERY_INFO)
+    assert "1. rapport-stocks (\u201cRapport Stocks\u201d) - Stock levels" in listed.reply.content
+    ran = respond(world, listed.state, "run the first one", ActionType.EXECUTE_TASK)
+    assert ran.reply.content.startswith("Running rapport-stocks (\u201cRapport Stocks\u201d)")

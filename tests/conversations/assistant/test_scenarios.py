@@ -116,18 +116,14 @@ def _agents(tenant: Tenant) -> list[Agent]:
     return list(Agent.objects.for_tenant(tenant).order_by("created_at", "id"))
 
 
-# Names of the agents scenarios start with, as the scenarios write them.
-SEEDED: set[str] = set()
-
-
 def _is_named(agent: Agent, name: str) -> bool:
     """Whether ``agent`` is the one called ``name``: agent names are slugs ("Late Load Digest"
     is stored as late-load-digest), so a name written otherwise must also be kept as written,
-    case and accents intact, in what the agent stores (or be one a scenario starts with)."""
+    case and accents intact, in what the agent stores."""
     if agent.name == name:
         return True
     stored = json.dumps(agent.config, ensure_ascii=False) + agent.description
-    return agent.name == agent_name(name) and (name in stored or name in SEEDED)
+    return agent.name == agent_name(name) and name in stored
 
 
 def _agent_text(agent: Agent) -> str:
@@ -185,14 +181,16 @@ class Run:
             # flushed: other test processes use it; their keys carry a prefix of their own.)
             cache.clear()
         for spec in self.scenario.get("agents", []):
-            # Stored as the product stores a name ("Invoice Chaser" as invoice-chaser: agent
-            # names are slugs); a check may still call it as the scenario wrote it.
-            SEEDED.add(spec["name"])
+            # Stored as the assistant stores a name it is given ("call it Invoice Chaser"):
+            # the slug invoice-chaser, and the name as written in the agent's details.
+            config = dict(spec.get("config", {}))
+            if agent_name(spec["name"]) != spec["name"]:
+                config.setdefault("details", f"Called \u201c{spec['name']}\u201d")
             Agent.objects.create(
                 tenant=self.tenant,
                 name=agent_name(spec["name"]),
                 description=spec.get("description", ""),
-                config=spec.get("config", {}),
+                config=config,
                 created_by=self.user,
             )
         previous_id = previous_say = ""
