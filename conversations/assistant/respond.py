@@ -76,7 +76,7 @@ _ASKED_FOR_AGENT_RE = re.compile(
 _UNDO_RE = re.compile(
     r"\b(?:undo|cancel (?:that|it)|actually,? (?:cancel|delete|remove)|delete (?:it|that)|"
     r"remove (?:it|that)|scrap (?:it|that)|take (?:it|that) back|deshaz|annule|rückgängig|"
-    r"desfaz)\b|"
+    r"desfaz|annulla)\b|"
     # "actually no", but not "Actually no, call it Platform Overdue Radar": a correction.
     r"\bactually,? no\b(?![,.;:!]? *(?:call|name|make|set|change|use|it'?s|send|post|put|"
     r"run|at|on|every|to)\b)",

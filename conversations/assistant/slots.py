@@ -261,7 +261,8 @@ _TAIL_RE = re.compile(
     r" y (?:me |nos |te )?(?:env[ií]\w*|mand\w*|avis\w*|public\w*)| et (?:m'|nous |me )?"
     r"(?:envoie|envoyer|poste|publie|alerte)\w*| und (?:mir |uns )?(?:schick|send|post)\w*|"
     r" cada\b| chaque\b| tous les\b| toutes les\b| jeden\b| jede\b| todos los\b| todas las\b|"
-    r" ogni\b| tutti i giorni\b| alle \d| e (?:mi |ci )?(?:invia|manda|segnala|avvisa)\w*|"
+    r" ogni\b| tutti i giorni\b| alle \d| e (?:mi |ci |li |le |lo )?(?:invia|manda|segnala|"
+    r"avvisa|pubblica)\w*|"
     r" los (?:lunes|martes|miercoles|miércoles|jueves|viernes)| a las \d| à \d| um \d|"
     r" por (?:slack|correo|email)| par (?:e-?mail|slack)| an #| à [\w.+-]+@| a [\w.+-]+@|"
     r" para (?:publicar|enviar|mandar|postar)\w*| pour (?:les |la |le )?(?:envoyer|publier|"
@@ -478,6 +479,12 @@ def what_it_does(text: str) -> str | None:
     return None
 
 
+# A channel named after the word, unquoted: "channel Staffing-Alerts", "nel canale
+# Qualita-Linea2", "im Kanal Instandhaltung".
+_CHANNEL_NAMED_AFTER_RE = re.compile(
+    r"\b(?i:channel|canale|canal|kanal)\s+(?:(?i:called|named|chiamato|llamado|nommé|namens)\s+)?"
+    r"(?P<name>[A-Za-z0-9][\w-]{1,60})"
+)
 _NAMED_CHANNEL_RE = re.compile(
     r"['\"«“](?P<name>[^'\"»”#]{1,60})['\"»”]\s+channel\s+(?:in|on|of)\s+"
     r"(?P<tool>(?:Microsoft\s+)?Teams|Slack)\b",
@@ -514,6 +521,17 @@ def destination_in(text: str, entity: str | None) -> str | None:
         # "the 'Support Leads' channel in Microsoft Teams", as written.
         tool_name = "Microsoft Teams" if "teams" in named.group("tool").lower() else "Slack"
         return f"{tool_name} '{named.group('name')}'"
+    after = _CHANNEL_NAMED_AFTER_RE.search(text)
+    if after and re.search(r"[A-Z0-9-]", after.group("name")):
+        # "Microsoft Teams, channel Staffing-Alerts", "nel canale Qualita-Linea2", as written.
+        where = (
+            "Microsoft Teams"
+            if tool == "teams" or re.search(r"\bteams\b", text, re.IGNORECASE)
+            else "Discord"
+            if tool == "discord" or re.search(r"\bdiscord\b", text, re.IGNORECASE)
+            else "Slack"
+        )
+        return f"{where} '{after.group('name')}'"
     table = _INTO_A_TABLE_RE.search(text)
     if table:
         # "put them in the 'Wins' table in Airtable": a table or sheet, named as written.

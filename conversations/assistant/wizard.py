@@ -207,11 +207,12 @@ def describe(gathered: Mapping[str, str]) -> str:
     if gathered.get("destination"):
         if parts and not gathered.get("action") and not gathered.get("task"):
             text += " and sends the results"
-        text += f" to {gathered['destination']}"
+        text += f" to {gathered['destination']}" if text else f"sends to {gathered['destination']}"
     schedule = schedule_of(gathered)
     if schedule is not None:
         when = schedule.words() if schedule.complete else schedule_words(schedule.compact)
-        text += f" {_lower_first(when)}"
+        # "runs every Monday at 06:00" when nothing else is known yet.
+        text += f" {_lower_first(when)}" if text else f"runs {_lower_first(when)}"
     return text.strip()
 
 

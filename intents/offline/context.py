@@ -188,7 +188,8 @@ _CANCEL_RE = re.compile(
     r"\b(?:cancel|stop|abort|never ?mind|forget (?:it|about it)|scrap (?:it|that)|"
     r"quit|exit|leave it|drop it|not anymore|(?:lets )?(?:drop|scrap|ditch|abandon|shelve) "
     r"(?:this|that|the whole)(?: \w+)? (?:idea|thing|plan|setup)|cancela|cancelar|olvidalo|"
-    r"annule[rz]?|laisse tomber|abbrechen|vergiss es|cancelar|esquece)\b"
+    r"annule[rz]?|laisse tomber|abbrechen|vergiss es|cancelar|esquece|annulla|annullalo|"
+    r"lascia perdere|lascia stare)\b"
 )
 
 

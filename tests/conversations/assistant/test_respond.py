@@ -862,6 +862,7 @@ def test_a_name_given_right_after_creation_is_kept_as_written(
     [
         ("Name it jira-watch. Actually no, call it Platform Overdue Radar", False),
         ("actually no", True),
+        ("anzi, annulla", True),
     ],
 )
 def test_actually_no_undoes_a_creation_unless_a_correction_follows(

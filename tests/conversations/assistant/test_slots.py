@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from conversations.assistant.slots import name_as_written, name_in, read_slots, scope_in, zone_in
+from conversations.assistant.slots import (
+    destination_in,
+    name_as_written,
+    name_in,
+    read_slots,
+    scope_in,
+    zone_in,
+)
 
 
 @pytest.mark.parametrize(
@@ -337,3 +344,32 @@ def test_a_misspelt_check_on_a_dotted_tool_still_says_what_it_looks_for() -> Non
 )  # fmt: skip
 def test_the_name_said_last_is_the_name(text: str, name: str | None) -> None:
     assert name_as_written(text) == name
+
+
+@pytest.mark.parametrize(
+    ("text", "destination"),
+    [
+        ("post the results in Microsoft Teams, channel Staffing-Alerts", "Microsoft Teams "
+         "'Staffing-Alerts'"),
+        ("li invia su Microsoft Teams nel canale Qualita-Linea2", "Microsoft Teams "
+         "'Qualita-Linea2'"),
+        ("post it on Discord, channel Crash-Reports", "Discord 'Crash-Reports'"),
+        ("send it to the channel for sales", None),
+    ],
+)  # fmt: skip
+def test_a_channel_named_after_the_word_is_where_results_go(
+    text: str, destination: str | None
+) -> None:
+    assert destination_in(text, None) == destination
+
+
+def test_what_an_italian_request_sends_is_no_part_of_what_it_watches() -> None:
+    slots = read_slots(
+        "Crea un agente che controlla i nuovi ticket ServiceNow con priorità alta e li invia su "
+        "Microsoft Teams nel canale Qualita-Linea2",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert slots["trigger"] == "i nuovi ticket ServiceNow con priorità alta"
