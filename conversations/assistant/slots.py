@@ -429,6 +429,8 @@ def what_it_watches(text: str) -> str | None:
             if pattern is _DE_WATCH_RE:
                 # "montags die offenen issues": what follows its article, not the day before.
                 what = re.split(r"\b(?:die|der|das|den|dem)\s+", what, flags=re.IGNORECASE)[-1]
+                # "um 8 Uhr neue Bewerbungen": not the hour before it either.
+                what = re.sub(r"^(?:uhr|morgens|abends|täglich|taeglich)\s+", "", what, flags=re.I)
             phrase = _clean(what)
             which = match.groupdict().get("which")
             if which and phrase:
@@ -587,6 +589,14 @@ def name_in(text: str) -> str | None:
     return (agent_name(written) or None) if written else None
 
 
+# A written name runs on over capitalized words, and the small words between them: "chama de
+# Relatório de Faltas", "Crash Morning Brief".
+_NAME_GOES_ON_RE = re.compile(
+    r"(?:\s+(?:(?:de|da|do|dos|das|des|du|di|del|della|von|van|der|of|the|for|and|und|e|y|et)"
+    r"\s+){0,2}[A-ZÀ-Þ][\w-]*){1,4}"
+)
+
+
 def name_as_written(text: str) -> str | None:
     """The name as the user wrote it: quoted («Relances Échues»), or after "called"/"chamado",
     running on while words are capitalized ("chamado Pedidos Atrasados que …")."""
@@ -599,7 +609,7 @@ def name_as_written(text: str) -> str | None:
         return None
     name = match.group(1)
     if name[:1].isupper():
-        more = re.match(r"(?:\s+[A-ZÀ-Þ][\w-]*){1,3}", text[match.end() :])
+        more = _NAME_GOES_ON_RE.match(text[match.end() :])
         if more:
             name += more.group(0)
     return name
@@ -615,7 +625,7 @@ def renamed_as_written(text: str, first: str) -> str:
     match = found[-1]
     name = match.group(0)
     if name[:1].isupper():
-        more = re.match(r"(?:\s+[A-ZÀ-Þ][\w-]*){1,3}", text[match.end() :])
+        more = _NAME_GOES_ON_RE.match(text[match.end() :])
         if more:
             name += more.group(0)
     return name
@@ -695,7 +705,7 @@ def read_slots(
     name = agent_name(written) if written else ""
     if name:
         slots["name"] = name
-        if written and written.lower() != name:
+        if written and written != name:
             slots["title"] = written  # «Relances Échues», "Pedidos Atrasados", as written
     scope = scope_in(body)
     if scope and scope not in have.get("scope", ""):

@@ -232,6 +232,22 @@ def _classify(
             "asks what agents can do",
             alternative=top if top != ActionType.QUERY_INFO else None,
         )
+    if (
+        decision is None
+        and not _QUESTION_WORDS.isdisjoint(parsed.units[0].concepts)
+        and "AGENT" in parsed.concepts
+        and not parsed.concepts & (CHANGE_CUES | {"V_CREATE", "ADJ_NEW", "V_ADD"})
+        and len(parsed.units) <= 8
+    ):
+        # "who gets CSAT Pulse", "where does escalation-relay post": a question about an
+        # agent, asked by its first word.
+        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
+        decision = _Decision(
+            ActionType.QUERY_INFO,
+            0.75,
+            "asks a question about an agent",
+            alternative=top if top != ActionType.QUERY_INFO else None,
+        )
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
         logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
@@ -549,9 +565,11 @@ def _follow_up(
         questions = concepts & _QUESTION_WORDS or yes_no
         # Spanish and Portuguese drop the pronoun: "¿y a qué hora se ejecuta?"
         # "what does the third one do?" points into a list instead.
-        about_it = ("PRON_IT" in concepts or "it" in parsed.tokens or "?" in parsed.norm) and not (
-            concepts & (_SMALL_TALK | {"ORD"})
-        )
+        # "what time", "who gets it": a bare question word asks about it too.
+        bare_question = n_units <= 2 and bool(concepts & _QUESTION_WORDS)
+        about_it = (
+            "PRON_IT" in concepts or "it" in parsed.tokens or "?" in parsed.norm or bare_question
+        ) and not (concepts & (_SMALL_TALK | {"ORD"}))
         if (
             about_it
             and not _CAN_YOU_DO_RE.match(parsed.norm)

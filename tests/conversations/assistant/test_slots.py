@@ -340,6 +340,9 @@ def test_a_misspelt_check_on_a_dotted_tool_still_says_what_it_looks_for() -> Non
         ("agent: Xero unpaid bills older than 30 days, daily, name Bills Radar", "Bills Radar"),
         ("Noem hem Starfall Crashwacht", "Starfall Crashwacht"),
         ("the name of the game is speed", None),
+        # Small words between capitalized ones belong to the name.
+        ("e chama de Relatório de Faltas", "Relatório de Faltas"),
+        ("call it Reports of the Day and run it", "Reports of the Day"),
     ],
 )  # fmt: skip
 def test_the_name_said_last_is_the_name(text: str, name: str | None) -> None:
@@ -373,3 +376,17 @@ def test_what_an_italian_request_sends_is_no_part_of_what_it_watches() -> None:
         opening=True,
     )
     assert slots["trigger"] == "i nuovi ticket ServiceNow con priorità alta"
+
+
+def test_the_hour_before_what_a_german_request_watches_is_not_part_of_it() -> None:
+    slots = read_slots(
+        "Erstelle einen Agenten namens Bewerber-Radar, der jeden Morgen um 8 Uhr neue "
+        "Bewerbungen in Greenhouse prüft",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert slots["trigger"] == "neue Bewerbungen"
+    # A name written with capitals is kept as written beside its slug.
+    assert (slots["name"], slots["title"]) == ("bewerber-radar", "Bewerber-Radar")

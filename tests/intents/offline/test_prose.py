@@ -646,3 +646,15 @@ def test_runs_instead_options_by_tool_and_settings_asked_as_either_or(
     text: str, reply: str, action: str
 ) -> None:
     assert classify(reply, said(text))[0] == action
+
+
+def test_a_question_word_and_an_agent_ask_about_that_agent() -> None:
+    agents = (AgentRef("csat-pulse", ""), AgentRef("escalation-relay", ""))
+    result = classify_offline("who gets CSAT Pulse", agents=agents)
+    assert (str(result.action_type), result.entities.get("agent")) == ("query_info", "csat-pulse")
+    described = said("escalation-relay sends what it finds to Slack #support-escalations.")
+    result = classify_offline("what time", history=described, agents=agents)
+    assert (str(result.action_type), result.entities.get("agent")) == (
+        "query_info",
+        "escalation-relay",
+    )
