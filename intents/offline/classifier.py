@@ -248,6 +248,33 @@ def _classify(
             "asks a question about an agent",
             alternative=top if top != ActionType.QUERY_INFO else None,
         )
+    if (
+        decision is None
+        and _LET_SOMEONE_RE.match(parsed.norm)
+        and not parsed.concepts & {"V_RUN", "V_CREATE"}
+        # "let the financial analyzer use it": an agent given something is a change to it.
+        and not _lets_an_agent(parsed)
+    ):
+        # "Let Priya see the financial-analyzer results", "allow the marketing team to use my
+        # agents": who may do what, administration.
+        decision = _Decision(
+            ActionType.MANAGE_PLATFORM,
+            0.7,
+            "lets someone see or use something",
+            alternative=ActionType.UPDATE_AGENT if "AGENT" in parsed.concepts else None,
+        )
+    if (
+        decision is None
+        and _REMIND_ME_ONCE_RE.match(parsed.norm)
+        and not parsed.concepts & {"SRC", "AGENT", "RECUR"}
+    ):
+        # "Can you remind me to call my mom tonight?": a personal errand, once.
+        decision = _Decision(
+            ActionType.UNKNOWN,
+            0.6,
+            "a personal reminder, once",
+            alternative=ActionType.CREATE_AGENT,
+        )
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
         logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
@@ -783,6 +810,15 @@ _LEAVE_THEM_RE = re.compile(
     r"(?:(?:actually|thanks|thank you|for now|then|right now|all good|i'?m good|"
     r"(?:just )?(?:leave|keep) (?:them|it|those|everything)(?: as (?:they are|is))?)[\s,.!]*)+"
 )
+_LET_SOMEONE_RE = re.compile(
+    r"^(?:please |pls |can you |could you )?(?:let|allow)\s+(?!me\b|us\b|it\b|them\b|the agent)"
+    r"[\w.@' -]{2,40}?\s+(?:to\s+)?(?:see|view|use|access|edit|manage|read|look at)\b"
+)
+_REMIND_ME_ONCE_RE = re.compile(
+    r"^(?:hey |hi |please |pls |can you |could you |would you )*remind me to\s+"
+    r"(?:call|phone|text|email|buy|pick up|book|pay|water|walk|feed|take|bring|send|get)\b"
+    r"(?!.*\b(?:every|each|daily|weekly|whenever)\b)"
+)
 _NONE_OF_THEM_RE = re.compile(
     r"^(?:none(?: of (?:those|them|these|the above))?|neither(?: of (?:those|them|these))?|"
     r"ninguna?(?: de (?:esas|esos|ellas|ellos))?|aucune?(?: d entre elles)?|keine[rs]?(?: davon)?)"
@@ -934,6 +970,11 @@ def _weigh_the_request(text: str, eng: Engine, names: tuple[str, ...], logits: l
         return
     for index, value in enumerate(eng.model.logits(features(parsed))):
         logits[index] += REQUEST_WEIGHT * value
+
+
+def _lets_an_agent(parsed: Parsed) -> bool:
+    who = next((u for u in parsed.units[1:3] if u.canon not in STOPWORDS), None)
+    return who is not None and not {"AGENT", "N_AGENT"}.isdisjoint(who.concepts)
 
 
 def _an_item(option: tuple[int, ActionType, str]) -> bool:

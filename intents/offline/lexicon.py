@@ -533,7 +533,9 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "business days|on a schedule|periodically|automatically|automaticamente|"
         "automatiquement|automatisch|whenever|every time|each time|cada vez|a chaque|"
         "jedes mal|sempre que|horario|programad*|programm*|planifi*|zeitplan|agend*|"
-        "ogni|settimanale|settimanalmente|mensile|mensilmente|quotidianamente|giornalmente",
+        "ogni|settimanale|settimanalmente|mensile|mensilmente|quotidianamente|giornalmente|"
+        "twice a day|twice daily|twice a week|three times a day|two times a day|"
+        "dos veces al dia|deux fois par jour|zweimal taglich|zweimal am tag|duas vezes por dia",
     ),
     (
         "timeunit",

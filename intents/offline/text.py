@@ -105,12 +105,13 @@ _CONTAINERS = words(
     "table queue pipeline list page database"
 )
 NAME_WORD = "__name__"
-_PARTICLES = frozenset({"bei", "aus", "ein", "um", "an", "zusammen", "ab", "off", "on"})
+_PARTICLES = frozenset({"bei", "aus", "ein", "um", "an", "zusammen", "ab", "off", "on", "up"})
 # Verbs whose particle may come after the object: "Bring den Agenten bei", "kick the notion
-# reporter off", "turn the jira alerts off".
+# reporter off", "turn the jira alerts off", "hook our Snowflake warehouse up".
 _SEPARABLE_FIRST = words(
     "bring bringe bringt fuhr fuhre fuhrt fuehr fuehre lade ladet richte richtet stell stelle "
-    "stellt leg lege legt fass fasse fasst pass passe passt lass kick fire turn shut switch flip"
+    "stellt leg lege legt fass fasse fasst pass passe passt lass kick fire turn shut switch flip "
+    "hook"
 )
 
 

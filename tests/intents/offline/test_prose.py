@@ -658,3 +658,23 @@ def test_a_question_word_and_an_agent_ask_about_that_agent() -> None:
         "query_info",
         "escalation-relay",
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        # Who may see or use what is administration; an agent given something is changed.
+        ("Let Priya see the financial-analyzer results", "manage_platform"),
+        ("Let the marketing team use my agents.", "manage_platform"),
+        ("let the financial analyzer use it", "update_agent"),
+        # A personal errand, once, is no job for an agent; a reminder every week is.
+        ("Can you remind me to call my mom tonight?", "unknown"),
+        ("remind me to call the vendors every Friday", "create_agent"),
+        # "hook … up" connects; "twice a day" is a schedule for the agent named.
+        ("Hook our Snowflake warehouse up so the agents can run queries against it.",
+         "create_skill"),
+        ("maybe the jira thing should run twice a day", "update_agent"),
+    ],
+)  # fmt: skip
+def test_permissions_errands_and_schedules_said_in_passing(message: str, action: str) -> None:
+    assert classify(message, [])[0] == action
