@@ -263,6 +263,35 @@ def _classify(
             "lets someone see or use something",
             alternative=ActionType.UPDATE_AGENT if "AGENT" in parsed.concepts else None,
         )
+    if decision is None and _EXPLAIN_AGAIN_RE.search(parsed.norm):
+        # "Every time I build an agent I have to re-explain how to talk to our inventory
+        # API": something every agent should know, a skill.
+        decision = _Decision(
+            ActionType.CREATE_SKILL, 0.75, "what every agent must be told again is a skill"
+        )
+    if decision is None and _SITS_UNSEEN_RE.search(parsed.norm) and "AGENT" not in parsed.concepts:
+        # "Linear issues tagged customer-blocker sit for a week before engineering sees them":
+        # a recurring miss, for an agent to watch.
+        decision = _Decision(ActionType.CREATE_AGENT, 0.7, "things wait unseen, again and again")
+    if (
+        decision is None
+        and _NEEDED_SOON_RE.search(parsed.norm)
+        and _NOT_YET_RE.search(parsed.norm)
+        and ("AGENT" in parsed.concepts or "N_REPORT" in parsed.concepts)
+        and parsed.concepts.isdisjoint({"RECUR", "V_CHANGE", "N_SKILL"})
+    ):
+        # "The board meeting is in an hour and I still don't have the financial analysis":
+        # needed now, so run it.
+        decision = _Decision(ActionType.EXECUTE_TASK, 0.7, "needs a result now that is not there")
+    if (
+        decision is None
+        and _JUST_A_GRUMBLE_RE.match(parsed.norm)
+        and len(parsed.units) <= 10
+        and parsed.concepts.isdisjoint({"AGENT", "N_AGENT", "N_REPORT", "V_RUN", "V_CHANGE"})
+    ):
+        # "Ugh, Jira itself is so slow today", "this meeting could have been an email": a
+        # grumble, nothing to act on.
+        decision = _Decision(ActionType.UNKNOWN, 0.6, "a complaint with nothing to act on")
     if (
         decision is None
         and _REMIND_ME_ONCE_RE.match(parsed.norm)
@@ -809,6 +838,35 @@ _THEN_DO_IT_RE = re.compile(
 _LEAVE_THEM_RE = re.compile(
     r"(?:(?:actually|thanks|thank you|for now|then|right now|all good|i'?m good|"
     r"(?:just )?(?:leave|keep) (?:them|it|those|everything)(?: as (?:they are|is))?)[\s,.!]*)+"
+)
+_NEEDED_SOON_RE = re.compile(
+    r"\b(?:in (?:an|one|two|half an) hours?|in \d+ (?:minutes|mins|hours)|in ten minutes|"
+    r"(?:this|tomorrow) (?:morning|afternoon)|today|tonight|tomorrow|at \d{1,2}(?::\d\d)?|"
+    r"before (?:the|my) (?:meeting|call|standup)|asap|right now|end of day|eod)\b"
+)
+_NOT_YET_RE = re.compile(
+    r"\b(?:still (?:don'?t|do not|haven'?t|have not) (?:have|got|seen|received)|(?:don'?t|do not|"
+    r"haven'?t|have not) (?:got|gotten|seen|received) (?:it|the|this|that)|no sign of|"
+    r"(?:hasn'?t|has not|didn'?t|did not) (?:come|arrive|show up)|missing|no clue what)\b"
+)
+_EXPLAIN_AGAIN_RE = re.compile(
+    r"\b(?:every time|each time|whenever)\b.{0,30}\b(?:build|create|set up|make)\b.{0,20}"
+    r"\bagents?\b.{0,40}\b(?:re-?explain|explain (?:it )?(?:all over )?again|teach (?:it|them)|"
+    r"tell (?:it|them) again|explain all over again)"
+)
+_SITS_UNSEEN_RE = re.compile(
+    r"\b(?:sit|sits|sitting|pile up|piles up|piling up|languish\w*|stay|stays|linger\w*)\b"
+    r".{0,40}\bfor (?:days|weeks|hours|a week|a day|ages|a while)\b.{0,25}\bbefore "
+    r"(?:anyone|anybody|someone|somebody|engineering|we|the team|it)\b"
+)
+# "Ugh, Jira itself is so slow today", "Our Jira is a mess, honestly.", "this meeting could
+# have been an email".
+_JUST_A_GRUMBLE_RE = re.compile(
+    r"^(?:ugh+|argh+|honestly|man|sigh|wow|god)?[,.!]? *(?:another |our |the |this |my )?"
+    r"(?:[\w.-]+ ){0,3}?(?:(?:itself )?(?:is|are|was|feels?) (?:just |so |really |such |honestly |"
+    r"always |super |incredibly )*(?:slow|a mess|terrible|awful|the worst|a nightmare|broken|"
+    r"laggy|unusable|a terrible tool|a joke|garbage)|could have been an email|could'?ve been an "
+    r"email|couldve been an email)\b(?!.*\b(?:because|since|so|but|without|and (?:we|i))\b)"
 )
 _LET_SOMEONE_RE = re.compile(
     r"^(?:please |pls |can you |could you )?(?:let|allow)\s+(?!me\b|us\b|it\b|them\b|the agent)"

@@ -678,3 +678,26 @@ def test_a_question_word_and_an_agent_ask_about_that_agent() -> None:
 )  # fmt: skip
 def test_permissions_errands_and_schedules_said_in_passing(message: str, action: str) -> None:
     assert classify(message, [])[0] == action
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        # What every agent must be told again is a skill.
+        ("Every time I build an agent I have to re-explain how to talk to our inventory API.",
+         "create_skill"),
+        # Things that wait unseen, again and again, are for an agent to watch.
+        ("Candidates in Greenhouse sit in 'phone screen' for weeks before anyone follows up.",
+         "create_agent"),
+        # A grumble with nothing to act on; a complaint about an agent's output is a change.
+        ("Ugh, Jira itself is so slow today.", "unknown"),
+        ("Ugh, another all-hands that could've been an email.", "unknown"),
+        ("The finance report is pretty useless without a marketing spend breakdown.",
+         "update_agent"),
+        # A result needed now that is not there: a run.
+        ("The board meeting is in an hour and I still don't have the financial analysis",
+         "execute_task"),
+    ],
+)  # fmt: skip
+def test_pains_grumbles_and_results_needed_now(message: str, action: str) -> None:
+    assert classify(message, [])[0] == action
