@@ -627,7 +627,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "oui|d accord|bien sur|ouais|volontiers|ja|jawohl|genau|klar|gerne|passt|sim|pode|"
         "isso|beleza|com certeza|claro que sim|yes please|that works|works for me|"
         "that one works|ship it|proceed|carry on|continue|looks good|lgtm|go on|adelante|"
-        "vas-y|allez-y|los gehts|bora|manda ver|fire away",
+        "vas-y|allez-y|los gehts|bora|manda ver|fire away|certo|va bene|d accordo|perfetto|"
+        "volentieri|procedi|vai pure",
     ),
     (
         "cancel",

@@ -52,7 +52,7 @@ _QUESTION_END_RE = re.compile(r"\?\s*$")
 # How a proposal opens ("Want me to …?", "¿Quieres que…?"); what follows is the action.
 _PROPOSAL_LEADS = (
     r"shall i|should i|want me to|would you like me to|do you want me to|like me to|"
-    r"quieres que|deseas que|soll ich|quer que"
+    r"quieres que|deseas que|soll ich|quer que|vuoi che|volete che|desideri che"
 )
 # "I can build a watcher that … — just say the word." proposes without a question.
 _SAY_THE_WORD_RE = re.compile(
@@ -105,6 +105,13 @@ _SETTINGS_LIST_RE = re.compile(
 _WHICH_ONE_RE = re.compile(
     r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what) (?:one|agent)\b[^?]{0,20}\?$", re.I
 )
+_FROM_NOW_ON_RE = re.compile(
+    r"\b(?:from now on|going forward|instead|a partir de ahora|d[ée]sormais|ab jetzt|k[üu]nftig|"
+    r"de agora em diante)\b",
+    re.I,
+)
+# "Which one would you like me to run?" after the agents were named.
+_WHICH_OF_THEM_RE = re.compile(r"^(?:so,? |and )?(?:which|what) (?:one|agent)\b[^?]{0,40}\?$", re.I)
 _WHICH_DO_YOU_PREFER_RE = re.compile(
     r"^(?:so,? )?(?:which (?:one )?(?:would you (?:like|prefer)|do you (?:prefer|want)|"
     r"works (?:better|best)|sounds better)|what (?:would|do) you prefer)\b",
@@ -437,7 +444,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         return _numbered(items, text, question, known, judge, last_agent, users)
 
     in_question = _agent_names(question, known) if question else []
-    if len(in_question) < 2 and len(named) >= 2 and question and _WHICH_ONE_RE.match(question):
+    if len(in_question) < 2 and len(named) >= 2 and question and _WHICH_OF_THEM_RE.match(question):
         # "All three are available: notion-reporter, … Which one should I run?"
         in_question = named
     if len(in_question) >= 2 and _WH_RE.match(question):
@@ -545,6 +552,10 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         elif _DESCRIBES_RE.search(text):
             prev_intent = ActionType.QUERY_INFO
     answering: ActionType | None = None
+    if wizard == ActionType.CREATE_AGENT and asking and _FROM_NOW_ON_RE.search(question or ""):
+        # "Which Slack channel should it post to from now on?": a change being made to an
+        # agent that exists, not a setup.
+        wizard, answering = None, ActionType.UPDATE_AGENT
     open_question = bool(question) and _WH_RE.match(question) is not None and len(in_question) < 2
     if open_question and wizard is None and offer is None and not alternatives and users:
         # "Which exchange-rate provider should it call?" while the user was building a skill.

@@ -701,3 +701,26 @@ def test_permissions_errands_and_schedules_said_in_passing(message: str, action:
 )  # fmt: skip
 def test_pains_grumbles_and_results_needed_now(message: str, action: str) -> None:
     assert classify(message, [])[0] == action
+
+
+@pytest.mark.parametrize(
+    ("text", "reply", "action"),
+    [
+        # The agents named before a longer "which one would you like me to run?".
+        ("All three can be triggered manually: the notion-reporter, the jira-overdue-monitor "
+         "and the financial-analyzer. Which one would you like me to run?", "the jira one",
+         "execute_task"),
+        # A setting asked "from now on" is a change to an agent, not a setup.
+        ("Sure. Which Slack channel should it post to from now on?", "#ops-oncall",
+         "update_agent"),
+        # Italian offers and yeses.
+        ("Vuoi che aggiunga anche il progetto MOBILE ai progetti controllati dal "
+         "jira-overdue-monitor?", "Sì, grazie", "update_agent"),
+        ("I could set up an agent that checks the Inventory sheet every morning and pings "
+         "#ops when stock runs low. Want me to?", "certo, grazie", "create_agent"),
+    ],
+)  # fmt: skip
+def test_longer_which_questions_changes_from_now_on_and_italian_yeses(
+    text: str, reply: str, action: str
+) -> None:
+    assert classify(reply, said(text))[0] == action
