@@ -155,6 +155,14 @@ def _classify(
         feats.append("x:injection")
     logits = eng.model.logits(feats)
     if len(parsed.units) >= _LONG_UNITS:
+        if _JUST_SHARING_RE.search(cleaned) and not _ASKS_FOR_SOMETHING_RE.search(cleaned):
+            # "Just venting a bit: this week has been chaos. …", "Fun update from our side: …":
+            # a long message that shares and asks for nothing.
+            return _finish(
+                _Decision(ActionType.UNKNOWN, 0.7, "shares news and asks for nothing"),
+                entities,
+                start,
+            )
         _weigh_the_request(cleaned, eng, names, logits)
     # "the notion reporter for last week": a run for that period, not a new setting.
     run_for_period = _a_run_for_a_period(parsed, entities)
@@ -838,6 +846,22 @@ _THEN_DO_IT_RE = re.compile(
 _LEAVE_THEM_RE = re.compile(
     r"(?:(?:actually|thanks|thank you|for now|then|right now|all good|i'?m good|"
     r"(?:just )?(?:leave|keep) (?:them|it|those|everything)(?: as (?:they are|is))?)[\s,.!]*)+"
+)
+# Long messages that only share: venting, news, thanks.
+_JUST_SHARING_RE = re.compile(
+    r"\b(?:just (?:need(?:ed)? to |wanted to )?vent\w*|venting|(?:i )?just wanted to (?:say|share)|"
+    r"fun update|what a (?:week|day)|long day|get (?:that|this|it) off my chest|"
+    r"rien de particulier [àa] demander|je voulais juste (?:dire|partager)|"
+    r"solo quer[ií]a (?:decir|contar)|wollte (?:nur|blo[ßs]) (?:sagen|erz[äa]hlen)|"
+    r"s[oó] queria (?:dizer|contar)|nothing to ask|no request)\b"
+)
+# What a request says, whatever it asks: a question, a polite ask, an imperative of ours.
+_ASKS_FOR_SOMETHING_RE = re.compile(
+    r"\?|\b(?:can|could|would|will) you\b|\bplease\b|\bpls\b|\bi'?d (?:like|love)\b|"
+    r"\b(?:i|we) (?:want|need) (?:you|an?|the|to)\b|\bhelp me\b|\bset up\b|\bcreate\b|"
+    r"\bbuild\b|\brun\b|\bpause\b|\binvite\b|\bremind me\b|\blet'?s\b|"
+    r"\bpuedes\b|\bpodr[ií]as\b|\bpouvez-vous\b|\bpeux-tu\b|\bkannst du\b|"
+    r"\bk[öo]nnten sie\b|\bpode\b|\bpor favor\b|\bs'?il (?:te|vous) pla[iî]t\b|\bbitte\b"
 )
 _NEEDED_SOON_RE = re.compile(
     r"\b(?:in (?:an|one|two|half an) hours?|in \d+ (?:minutes|mins|hours)|in ten minutes|"

@@ -724,3 +724,25 @@ def test_longer_which_questions_changes_from_now_on_and_italian_yeses(
     text: str, reply: str, action: str
 ) -> None:
     assert classify(reply, said(text))[0] == action
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        ("Just venting a bit: this week has been chaos. The product launch slipped twice, half "
+         "the team was out sick, and our biggest client changed their requirements on "
+         "Wednesday, so we spent the week redoing slides. The agents ran like clockwork, but "
+         "everything around them was on fire. Looking forward to the weekend.", "unknown"),
+        ("Je voulais juste dire que notre équipe a enfin terminé la migration vers le nouvel "
+         "ERP hier soir, après huit mois de travail. Il y a eu des nuits blanches et beaucoup de "
+         "café, mais tout marche. Bref, une bonne journée, rien de particulier à demander.",
+         "unknown"),
+        # Sharing first, then asking: the ask counts.
+        ("Just venting a bit: this week has been chaos. The product launch slipped twice, half "
+         "the team was out sick, and our biggest client changed their requirements on "
+         "Wednesday. Could you pause the jira monitor until Monday so I get some quiet?",
+         "update_agent"),
+    ],
+)  # fmt: skip
+def test_a_long_message_that_only_shares_asks_for_nothing(message: str, action: str) -> None:
+    assert classify(message, [])[0] == action
