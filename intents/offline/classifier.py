@@ -271,6 +271,21 @@ def _classify(
             "lets someone see or use something",
             alternative=ActionType.UPDATE_AGENT if "AGENT" in parsed.concepts else None,
         )
+    if (
+        decision is None
+        and "Q_WHY" in parsed.units[0].concepts
+        and not _WHY_NOT_RE.match(parsed.norm)
+        and len(parsed.units) <= 15
+        and parsed.concepts.isdisjoint({"V_CREATE", "N_SKILL"})
+    ):
+        # "y is the jira alert emtpy today", "why did it take so long?": asks why.
+        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
+        decision = _Decision(
+            ActionType.QUERY_INFO,
+            0.75,
+            "asks why",
+            alternative=top if top != ActionType.QUERY_INFO else None,
+        )
     if decision is None and _EXPLAIN_AGAIN_RE.search(parsed.norm):
         # "Every time I build an agent I have to re-explain how to talk to our inventory
         # API": something every agent should know, a skill.
@@ -847,6 +862,8 @@ _LEAVE_THEM_RE = re.compile(
     r"(?:(?:actually|thanks|thank you|for now|then|right now|all good|i'?m good|"
     r"(?:just )?(?:leave|keep) (?:them|it|those|everything)(?: as (?:they are|is))?)[\s,.!]*)+"
 )
+# "why not just run it?", "why don't you set one up": suggestions, not questions.
+_WHY_NOT_RE = re.compile(r"^(?:why|y|por que|pourquoi|warum) (?:not|dont|don t|no|pas|nicht)\b")
 # Long messages that only share: venting, news, thanks.
 _JUST_SHARING_RE = re.compile(
     r"\b(?:just (?:need(?:ed)? to |wanted to )?vent\w*|venting|(?:i )?just wanted to (?:say|share)|"

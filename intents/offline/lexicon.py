@@ -229,7 +229,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "briefing*|newsletter*|dashboard*|informe*|reporte*|rapport*|bericht*|relatorio*|"
         "resumo*|resumen*|presentation*|presentacion*|praesentation*|prasentation*|"
         "apresentacao|slides|slide deck|deck|chart*|graph*|kpi*|metrics|numbers|figures|"
-        "updates|statistics|stats|forecast report|standup notes|minutes",
+        "updates|statistics|stats|forecast report|standup notes|minutes|riepilog*|riassunt*|"
+        "rapporto|resoconto",
     ),
     (
         "send",
@@ -337,7 +338,12 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "ou exactement|publie ou|poste ou|envoie ou",
     ),
     ("who", "Q_WHO", "who|whom|quien|quienes|qui|wer|quem"),
-    ("why", "Q_WHY", "why|por que|porque|pourquoi|warum|wieso|por que"),
+    (
+        "why",
+        "Q_WHY",
+        "why|por que|porque|pourquoi|warum|wieso|por que|y did|y is|y does|y was|y isnt|"
+        "y didnt|y doesnt|y are|y do|y wont|y cant|perche",
+    ),
     (
         "status",
         "N_STATUS",
@@ -453,6 +459,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "subscription*|pricing|price*|charge*|charged|credit card|card on file|upgrade*|"
         "downgrade*|quota*|usage limit*|spend limit|spending|plan|plans|tier|factur*|fatur*|"
         "pago*|suscrip*|abonnement*|abo|rechnung*|zahlung*|preis*|plano|assinatura*|cobranc*|"
+        "abbonament*|fatturazion*|piano annuale|piano mensile|"
         "pagamento*|tarif*|paiement*|receipt*|refund*|vat|tax id|enterprise plan|pro plan|"
         "free plan|trial|licen*|cost|costs|costing",
     ),

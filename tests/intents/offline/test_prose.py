@@ -746,3 +746,16 @@ def test_longer_which_questions_changes_from_now_on_and_italian_yeses(
 )  # fmt: skip
 def test_a_long_message_that_only_shares_asks_for_nothing(message: str, action: str) -> None:
     assert classify(message, [])[0] == action
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        ("y is the jira alert emtpy today", "query_info"),
+        ("Fammi subito un riepilogo delle issue aperte su Linear assegnate al mio team.",
+         "execute_task"),
+        ("Passa il nostro abbonamento al piano annuale, ci conviene di più.", "manage_platform"),
+    ],
+)  # fmt: skip
+def test_why_in_txt_speak_and_italian_summaries_and_plans(message: str, action: str) -> None:
+    assert classify(message, [])[0] == action
