@@ -201,7 +201,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "V_GENERATE",
         "generat*|produc*|compil*|prepar*|draft*|write up|writeup|"
         "pull together|crunch*|put out|genera|generar|genere|generer|erstelle mir|gera|gerar|"
-        "elabor*|redact*|redig*",
+        "elabor*|redact*|redig*|crank out|churn out|pump out",
     ),
     (
         "get",
@@ -230,7 +230,7 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "resumo*|resumen*|presentation*|presentacion*|praesentation*|prasentation*|"
         "apresentacao|slides|slide deck|deck|chart*|graph*|kpi*|metrics|numbers|figures|"
         "updates|statistics|stats|forecast report|standup notes|minutes|riepilog*|riassunt*|"
-        "rapporto|resoconto",
+        "rapporto|resoconto|rundown|run-down",
     ),
     (
         "send",

@@ -755,6 +755,8 @@ def test_a_long_message_that_only_shares_asks_for_nothing(message: str, action: 
         ("Fammi subito un riepilogo delle issue aperte su Linear assegnate al mio team.",
          "execute_task"),
         ("Passa il nostro abbonamento al piano annuale, ci conviene di più.", "manage_platform"),
+        ("Crank out the monthly finance breakdown for me now", "execute_task"),
+        ("Give me a rundown of the Asana tasks the ops team finished this week.", "execute_task"),
     ],
 )  # fmt: skip
 def test_why_in_txt_speak_and_italian_summaries_and_plans(message: str, action: str) -> None:
