@@ -624,8 +624,11 @@ def _follow_up(
             and "?" in parsed.norm
         )
         # "and cc me on its emails" after a description: a verb of its own, not the same again.
-        own_verb = ctx.prev_intent == ActionType.QUERY_INFO and bool(
-            concepts & (CHANGE_CUES | {"V_ADD"}) or concepts & {"V_RUN", "V_START"}
+        # "Et lance-le maintenant." after a rename: a run, whatever came before.
+        own_verb = (
+            bool(concepts & {"V_RUN", "V_START"}) and ctx.prev_intent != ActionType.EXECUTE_TASK
+        ) or (
+            ctx.prev_intent == ActionType.QUERY_INFO and bool(concepts & (CHANGE_CUES | {"V_ADD"}))
         )
         if (
             more

@@ -617,6 +617,9 @@ def test_a_question_about_it_after_a_hesitation_asks_about_the_agent_described()
         # None of the options, and nothing else.
         ("You have these integrations connected:\n1. Dropbox\n2. Box\n3. Google Drive\nWhich "
          "one would you like me to disconnect?", "none of those actually, leave them", "unknown"),
+        # "and …" with a verb of its own: a run after a rename.
+        ("Updated suivi-devoirs:\n- Name: devoirs-en-retard → suivi-devoirs",
+         "Et lance-le maintenant.", "execute_task"),
         # "and …" with a verb of its own after a description.
         ("financial-analyzer runs on the 1st of each month and emails the analysis to "
          "cfo@northwind.com.", "and cc me on its emails", "update_agent"),
