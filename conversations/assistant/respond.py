@@ -105,6 +105,15 @@ _ASKS_FOR_IT_RE = re.compile(
     re.IGNORECASE,
 )
 # Taking up a proposal turned down earlier in the conversation.
+# Coming back to a proposal turned down, to weigh it again: "before deciding, if we did it…".
+_RECONSIDERS_RE = re.compile(
+    r"\b(?:on second thought|thinking about it|before (?:i |we )?decid\w*|if we did (?:it|that)|"
+    r"if (?:i|we) (?:went|go) (?:ahead|with it)|pensando (?:bem|melhor)|antes de decidir|"
+    r"se fizer|se a gente fizer|pens[áa]ndolo bien|si lo hici[ée]ramos|si lo hacemos|"
+    r"[àa] la r[ée]flexion|avant de d[ée]cider|si on le faisait|wenn wir es machen w[üu]rden|"
+    r"bevor ich mich entscheide|ripensandoci|prima di decidere)",
+    re.IGNORECASE,
+)
 _AFTER_ALL_RE = re.compile(
     r"\b(?:after all|on second thought|changed my mind|let'?s do (?:it|that|the agent|that agent)|"
     r"the (?:agent|one) you (?:suggested|proposed|offered)|"
@@ -258,6 +267,20 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
                 state,
             )
         wizard = None
+    if (
+        not wizard
+        and state.declined is not None
+        and _RECONSIDERS_RE.search(turn.message)
+        and _gives_details(turn, state.declined)
+    ):
+        # "Hmm, pensando melhor... antes de decidir: se fizer, quem recebe seria …": the
+        # proposal turned down, back with these details, still waiting for a yes.
+        revived = dataclasses.replace(state.declined, proposed=True)
+        said = list(_RECONSIDERS_RE.finditer(turn.message))[-1]
+        details = turn.message[said.end() :].lstrip(" ,.:;!…-")
+        return wizard_step(
+            turn, state.replace(wizard=revived, declined=None), details, proposal=True
+        )
     if not wizard and state.declined is not None and _takes_up(state.declined, turn.message):
         # "ok you know what, let's do that agent after all. 8:40 every weekday …"
         revived = dataclasses.replace(state.declined, proposed=True)
@@ -421,6 +444,10 @@ def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool
     something else."""
     if is_question(turn.message) or _detour(turn, state) is not None:
         return False
+    return _gives_details(turn, wizard)
+
+
+def _gives_details(turn: Turn, wizard: Wizard) -> bool:
     slots = read_slots(turn.message, have=wizard.gathered, asking=(), zone="UTC", opening=False)
     return bool(slots.keys() & {"destination", "frequency", "zone", "name", "source", "trigger"})
 

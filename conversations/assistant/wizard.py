@@ -82,7 +82,11 @@ _ENGLISH_VERBS = frozenset(
 )
 _YES_BUT_RE = re.compile(
     r"^[\s¡¿\"'(]*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|si|sí|sim|claro|vale|dale|oui|ja|jawohl|"
-    r"klar|gerne|d'accord|certo|perfect|perfecto|perfeito|parfait|great|go ahead|do it)\b",
+    r"klar|gerne|d'accord|certo|perfect|perfecto|perfeito|parfait|great|go ahead|do it|beleza|"
+    r"bora|va bene|alles klar|passt)\b"
+    # "Beleza, pode criar.", "yes, go ahead and create it": the go-ahead is part of the yes.
+    r"(?:[\s,.!]*(?:pode (?:criar|fazer|configurar|seguir)|go ahead(?: and (?:create|set up|"
+    r"build) it)?|create it|set it up|do it|hazlo|cr[ée]alo|vas-y|mach (?:es|das))\b)*",
     re.IGNORECASE,
 )
 

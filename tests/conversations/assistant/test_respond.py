@@ -911,3 +911,28 @@ def test_replies_name_an_agent_as_the_user_wrote_it_beside_its_slug(
     assert "1. rapport-stocks (\u201cRapport Stocks\u201d) - Stock levels" in listed.reply.content
     ran = respond(world, listed.state, "run the first one", ActionType.EXECUTE_TASK)
     assert ran.reply.content.startswith("Running rapport-stocks (\u201cRapport Stocks\u201d)")
+
+
+def test_details_weighed_after_a_no_bring_the_proposal_back_to_wait_for_a_yes(
+    world: World, reads_only: Any
+) -> None:
+    declined = _zendesk_proposal_declined(world, "Não, obrigado. Só queria desabafar")
+    weighed = respond(
+        world,
+        declined.state,
+        "Hmm, pensando melhor... antes de decidir: se fizer, quem recebe seria "
+        "suporte@loja.com.br, toda sexta às 14h, horário de Brasília.",
+        ActionType.UPDATE_AGENT,
+        confidence=0.5,
+    )
+    # Back as a proposal with what was proposed and the new details, and still nothing made.
+    assert weighed.effects == ()
+    wizard = weighed.state.wizard
+    assert wizard is not None and wizard.proposed
+    assert wizard.gathered["source"] == "zendesk" and "details" not in wizard.gathered
+    assert "suporte@loja.com.br" in weighed.reply.content
+    (effect,) = respond(
+        world, weighed.state, "Beleza, pode criar. Nome: zd-urgente.", ActionType.CREATE_AGENT
+    ).effects
+    assert isinstance(effect, CreateAgent) and effect.name == "zd-urgente"
+    assert "details" not in effect.config
