@@ -431,7 +431,9 @@ def what_it_watches(text: str) -> str | None:
                 what = re.split(r"\b(?:die|der|das|den|dem)\s+", what, flags=re.IGNORECASE)[-1]
                 # "um 8 Uhr neue Bewerbungen": not the hour before it either.
                 what = re.sub(r"^(?:uhr|morgens|abends|täglich|taeglich)\s+", "", what, flags=re.I)
-            phrase = _clean(what)
+            # "récupère chaque mardi à 9h (heure de Paris) les rendez-vous …": the schedule
+            # said first is no part of what it looks for.
+            phrase = _clean(_SCHEDULE_FIRST_RE.sub("", what, count=1))
             which = match.groupdict().get("which")
             if which and phrase:
                 phrase = f"{phrase}, {which}"
@@ -484,8 +486,19 @@ def what_it_does(text: str) -> str | None:
 # A channel named after the word, unquoted: "channel Staffing-Alerts", "nel canale
 # Qualita-Linea2", "im Kanal Instandhaltung".
 _CHANNEL_NAMED_AFTER_RE = re.compile(
-    r"\b(?i:channel|canale|canal|kanal)\s+(?:(?i:called|named|chiamato|llamado|nommé|namens)\s+)?"
-    r"(?P<name>[A-Za-z0-9][\w-]{1,60})"
+    r"\b(?i:channel|canale|canal|kanal)\s+(?:(?i:microsoft\s+teams|teams|slack|discord)\s+)?"
+    r"(?:(?i:called|named|chiamato|llamado|nommé|namens)\s+)?[«\"'“]?\s*"
+    r"(?P<name>(?!(?i:teams|slack|discord)\b)[A-Za-z0-9][\w-]{1,60})"
+)
+_SCHEDULE_FIRST_RE = re.compile(
+    r"^(?:chaque|tous les|toutes les|every|each|cada|jeden|jede|todos los|todas las|todo|toda|"
+    r"todos os|todas as|ogni)\s+\S+(?:\s+(?:à|a|at|um|as|às|alle|a las)\s+\S+)?"
+    r"(?:\s*\([^)]*\))?[\s,]*(?=\S)",
+    re.IGNORECASE,
+)
+_A_CHANNEL_BEFORE_RE = re.compile(
+    r"\b(?:channel|canale|canal|kanal)(?:\s+(?:microsoft\s+)?(?:teams|slack|discord))?\s*$",
+    re.IGNORECASE,
 )
 _NAMED_CHANNEL_RE = re.compile(
     r"['\"«“](?P<name>[^'\"»”#]{1,60})['\"»”]\s+channel\s+(?:in|on|of)\s+"
@@ -638,6 +651,8 @@ def scope_in(text: str) -> str | None:
         (m.group(1) or m.group(2)).strip()
         for m in _QUOTED_RE.finditer(text)
         if not (named and named.start() <= m.start() < named.end())
+        # "le canal Teams « Ventes »" names where results go, not where it looks.
+        and not _A_CHANNEL_BEFORE_RE.search(text[max(0, m.start() - 30) : m.start()])
     ]
     found += [
         m.group(1)

@@ -390,3 +390,18 @@ def test_the_hour_before_what_a_german_request_watches_is_not_part_of_it() -> No
     assert slots["trigger"] == "neue Bewerbungen"
     # A name written with capitals is kept as written beside its slug.
     assert (slots["name"], slots["title"]) == ("bewerber-radar", "Bewerber-Radar")
+
+
+def test_a_french_channel_named_in_quotes_after_its_tool_and_a_schedule_said_first() -> None:
+    slots = read_slots(
+        "Crée un agent qui récupère chaque mardi à 9h (heure de Paris) les rendez-vous Outlook "
+        "de l'équipe commerciale et envoie un récap dans le canal Teams « Ventes ».",
+        have={},
+        asking=(),
+        zone="UTC",
+        opening=True,
+    )
+    assert slots["destination"] == "Microsoft Teams 'Ventes'"
+    assert "scope" not in slots  # where it sends, not where it looks
+    assert slots["trigger"].startswith("rendez-vous Outlook")
+    assert "mardi" not in slots["trigger"]
