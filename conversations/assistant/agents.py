@@ -50,7 +50,8 @@ _WHICH_PAUSED_RE = re.compile(
 )
 # "it", and the pronouns other languages use for it ("setz ihn fort", "pausa lo", "mets-le").
 _PRONOUN_RE = re.compile(
-    r"\b(it|that one|this one|that agent|this agent|the agent|ihn|lo|la|le|ele|ela|él)\b", re.I
+    r"\b(it|its|that one|this one|that agent|this agent|the agent|ihn|lo|la|le|ele|ela|él)\b",
+    re.I,
 )
 
 

@@ -82,6 +82,7 @@ _UNDO_RE = re.compile(
     r"run|at|on|every|to)\b)",
     re.IGNORECASE,
 )
+_ITS_RE = re.compile(r"\b(?:its|it|it's|son|sa|ses|sein|seine|su|sus|seu|sua)\b", re.IGNORECASE)
 _ANYWAY_RE = re.compile(
     r"\b(?:anyway|anyways|still|second one|another one|a copy|duplicate|de todos modos|"
     r"quand m[eê]me|trotzdem)\b",
@@ -552,7 +553,9 @@ def _act(
         return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
     if action == ActionType.QUERY_INFO and asks_for_skills(text):
         return Outcome(skills_reply(turn), state)
-    if action == ActionType.QUERY_INFO and is_question(text):
+    # "what's its schedule now?" asks about the agent just talked about, not how schedules work.
+    about_an_agent = bool(entities.get("agent")) or bool(state.last_agent and _ITS_RE.search(text))
+    if action == ActionType.QUERY_INFO and is_question(text) and not about_an_agent:
         answered = answer_platform_question(turn, text)
         if answered is not None:
             return Outcome(answered, state)

@@ -652,11 +652,16 @@ def _follow_up(
         about_it = (
             "PRON_IT" in concepts or "it" in parsed.tokens or "?" in parsed.norm or bare_question
         ) and not (concepts & (_SMALL_TALK | {"ORD"}))
+        # "what's its schedule now?": a schedule asked about, not set.
+        asked_first = (
+            not _QUESTION_WORDS.isdisjoint(parsed.units[0].concepts) and "?" in parsed.norm
+        )
+        changes = concepts & CHANGE_CUES - ({"RECUR"} if asked_first else set())
         if (
             about_it
             and not _CAN_YOU_DO_RE.match(parsed.norm)
             and (concepts & _ASKS_ABOUT or yes_no)
-            and not concepts & CHANGE_CUES
+            and not changes
             and (questions or not concepts & RUN_CUES)
             and not has_agent
         ):
@@ -763,8 +768,11 @@ def _follow_up(
         and (ctx.last_agent or ctx.prev_intent in (ActionType.QUERY_INFO, ActionType.EXECUTE_TASK))
         and _unsure_or_unknown(logits)
     ):
-        # "why is opex up?" right after a run's result or an answer asks about that answer.
-        return _Decision(ActionType.QUERY_INFO, 0.65, "a question about the answer just given")
+        # "why is opex up?" right after a run's result or an answer asks about that answer;
+        # "who gets CSAT Pulse" names the agent it asks about.
+        return _Decision(
+            ActionType.QUERY_INFO, 0.75 if has_agent else 0.65, "a question about the answer"
+        )
 
     again = {"T_AGAIN", "ADJ_SAME"} & concepts
     target = ctx.last_run or ctx.last_agent

@@ -936,3 +936,19 @@ def test_details_weighed_after_a_no_bring_the_proposal_back_to_wait_for_a_yes(
     ).effects
     assert isinstance(effect, CreateAgent) and effect.name == "zd-urgente"
     assert "details" not in effect.config
+
+
+@pytest.mark.parametrize(
+    ("message", "answer"),
+    [
+        ("what's its schedule now?", "jira-watch runs every day at 09:00 (UTC)."),
+        ("how do schedules work?", "Each agent runs on its own schedule"),
+    ],
+)
+def test_a_question_about_its_schedule_is_about_the_agent_not_the_platform(
+    world: World, jira_watch: Agent, reads_only: Any, message: str, answer: str
+) -> None:
+    outcome = respond(
+        world, AssistantState(last_agent="jira-watch"), message, ActionType.QUERY_INFO
+    )
+    assert outcome.reply.content.startswith(answer)

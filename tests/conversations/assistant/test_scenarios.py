@@ -127,8 +127,11 @@ def _is_named(agent: Agent, name: str) -> bool:
 
 
 def _agent_text(agent: Agent) -> str:
+    """What the agent stores, as checks read it: name, description, config, and whether it is
+    paused (kept beside the config, in ``paused_at``)."""
     config = json.dumps(agent.config, ensure_ascii=False, sort_keys=True)
-    return f"{agent.name} {agent.description} {config}".lower()
+    paused = " (paused)" if agent.paused_at else ""
+    return f"{agent.name} {agent.description} {config}{paused}".lower()
 
 
 def _numbered_item(text: str, number: int) -> str | None:

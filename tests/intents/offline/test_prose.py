@@ -764,3 +764,18 @@ def test_a_long_message_that_only_shares_asks_for_nothing(message: str, action: 
 )  # fmt: skip
 def test_why_in_txt_speak_and_italian_summaries_and_plans(message: str, action: str) -> None:
     assert classify(message, [])[0] == action
+
+
+def test_questions_about_the_agent_just_changed_or_named_are_sure_enough_to_answer() -> None:
+    agents = (AgentRef("csat-pulse", ""), AgentRef("invoice-chaser", ""))
+    changed: list[HistoryTurn] = [
+        {"role": "assistant", "content": "Updated invoice-chaser:\n- Sends to: ar@x.ca → c@x.ca",
+         "metadata": {"agents_referenced": ["invoice-chaser"]}},
+    ]  # fmt: skip
+    result = classify_offline("what's its schedule now?", history=changed, agents=agents)
+    assert (str(result.action_type), result.entities.get("agent")) == (
+        "query_info",
+        "invoice-chaser",
+    )
+    result = classify_offline("who gets CSAT Pulse", history=changed, agents=agents)
+    assert str(result.action_type) == "query_info" and result.confidence >= 0.75
