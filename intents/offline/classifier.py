@@ -327,6 +327,14 @@ def _classify(
             "a personal reminder, once",
             alternative=ActionType.CREATE_AGENT,
         )
+    if (
+        decision is None
+        and _PAUSE_RESUME_RE.search(parsed.norm)
+        and parsed.concepts.isdisjoint(_PLATFORM_CUES)
+    ):
+        # "pausa el primero", "resume the third one again": only agents pause and resume
+        # (a subscription paused names billing).
+        logits[_INDEX[ActionType.UPDATE_AGENT]] += 2.0
     if decision is None and _HOW_DO_I_RE.match(parsed.norm):
         # "how do I get the notion one to post on Fridays": asks how, whatever it is about.
         logits[_INDEX[ActionType.QUERY_INFO]] += 3.0
@@ -919,6 +927,10 @@ _JUST_A_GRUMBLE_RE = re.compile(
     r"always |super |incredibly )*(?:slow|a mess|terrible|awful|the worst|a nightmare|broken|"
     r"laggy|unusable|a terrible tool|a joke|garbage)|could have been an email|could'?ve been an "
     r"email|couldve been an email)\b(?!.*\b(?:because|since|so|but|without|and (?:we|i))\b)"
+)
+_PAUSE_RESUME_RE = re.compile(
+    r"\b(?:pause|paused|pausing|unpause|resume|pausa|pausar|pausiere|pausieren|reanuda|reanudar|"
+    r"reprends|reprendre|retoma|retomar|fortsetzen|setz \w+ fort|suspend|suspende)\b"
 )
 _LET_SOMEONE_RE = re.compile(
     r"^(?:please |pls |can you |could you )?(?:let|allow)\s+(?!me\b|us\b|it\b|them\b|the agent)"

@@ -759,6 +759,10 @@ def test_a_long_message_that_only_shares_asks_for_nothing(message: str, action: 
          "execute_task"),
         ("Passa il nostro abbonamento al piano annuale, ci conviene di più.", "manage_platform"),
         ("Crank out the monthly finance breakdown for me now", "execute_task"),
+        # Only agents pause and resume; a subscription paused is billing.
+        ("pausa el primero", "update_agent"),
+        ("mets-le en pause jusqu'à septembre", "update_agent"),
+        ("pause our subscription for two months", "manage_platform"),
         ("Give me a rundown of the Asana tasks the ops team finished this week.", "execute_task"),
     ],
 )  # fmt: skip
