@@ -680,6 +680,8 @@ def _follow_up(
             ANSWER_KEYS & entities.keys()
             and n_units <= 4
             and not concepts & (RUN_CUES | INFO_CUES | {"V_CREATE"})
+            # "reconnect notion then": the workspace's connection, not a new source.
+            and not _CONNECT_RE.match(parsed.norm)
         ):
             # A bare "weekly" right after an agent was talked about changes that agent.
             entities.setdefault("agent", ctx.last_agent or ctx.last_run or "")

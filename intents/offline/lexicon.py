@@ -469,7 +469,8 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
         "integrat*|connection*|connect|connects|connected|"
         "connecting|disconnect*|reconnect*|oauth|sso|saml|scim|webhook*|integracion*|"
         "integracao|integracoes|conex*|conect*|connexion*|connecter|verbind*|anbind*|"
-        "authoriz*|authoris*|autoriz*|autoris*|link my|link our|unlink*|hook up|plug in",
+        "authoriz*|authoris*|autoriz*|autoris*|link my|link our|unlink*|hook up|plug in|"
+        "ligar a conta|liga a conta|religa*|volta a ligar",
     ),
     (
         "tenant",

@@ -617,6 +617,11 @@ def test_a_question_about_it_after_a_hesitation_asks_about_the_agent_described()
         # None of the options, and nothing else.
         ("You have these integrations connected:\n1. Dropbox\n2. Box\n3. Google Drive\nWhich "
          "one would you like me to disconnect?", "none of those actually, leave them", "unknown"),
+        # A connection fixed after a run failed on it, in English and Portuguese.
+        ("The last 3 runs of notion-reporter failed: the workspace's Notion connection needs "
+         "to be re-authorized.", "reconnect notion then", "manage_platform"),
+        ("O notion-reporter falhou esta manhã porque a ligação ao Notion expirou.",
+         "Então volta a ligar a conta do Notion.", "manage_platform"),
         # "and …" with a verb of its own: a run after a rename.
         ("Updated suivi-devoirs:\n- Name: devoirs-en-retard → suivi-devoirs",
          "Et lance-le maintenant.", "execute_task"),
