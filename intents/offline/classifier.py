@@ -164,6 +164,16 @@ def _classify(
                 start,
             )
         _weigh_the_request(cleaned, eng, names, logits)
+        create, update = _INDEX[ActionType.CREATE_AGENT], _INDEX[ActionType.UPDATE_AGENT]
+        if (
+            "AGENT" in parsed.concepts
+            and logits[create] == max(logits)
+            and parsed.concepts.isdisjoint({"ADJ_NEW", "N_SKILL"})
+            and not _ANOTHER_ONE_RE.search(cleaned)
+        ):
+            # A long account of what one of the user's agents does wrong ("I set up the notion
+            # reporter a while back … it lumps everything together"): a change to it.
+            logits[update] = logits[create] + 0.5
     # "the notion reporter for last week": a run for that period, not a new setting.
     run_for_period = _a_run_for_a_period(parsed, entities)
     if run_for_period:
@@ -929,6 +939,9 @@ _JUST_A_GRUMBLE_RE = re.compile(
     r"always |super |incredibly )*(?:slow|a mess|terrible|awful|the worst|a nightmare|broken|"
     r"laggy|unusable|a terrible tool|a joke|garbage)|could have been an email|could'?ve been an "
     r"email|couldve been an email)\b(?!.*\b(?:because|since|so|but|without|and (?:we|i))\b)"
+)
+_ANOTHER_ONE_RE = re.compile(
+    r"\b(?:another|a second|a separate|one more|a similar|something like|like the)\b"
 )
 _PAUSE_RESUME_RE = re.compile(
     r"\b(?:pause|paused|pausing|unpause|resume|pausa|pausar|pausiere|pausieren|reanuda|reanudar|"

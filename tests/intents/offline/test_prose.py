@@ -745,6 +745,12 @@ def test_longer_which_questions_changes_from_now_on_and_italian_yeses(
          "ERP hier soir, après huit mois de travail. Il y a eu des nuits blanches et beaucoup de "
          "café, mais tout marche. Bref, une bonne journée, rien de particulier à demander.",
          "unknown"),
+        # A long account of what one of the user's agents does wrong: a change to it.
+        ("I manage three product squads and I set up the notion reporter a while back so I'd "
+         "have a weekly view of all our projects. It's been pretty useful, honestly. The "
+         "problem is that it lumps everything together, so the platform squad has to scroll "
+         "past two other squads' projects to find theirs. It would be great if each squad got "
+         "its own section, with their projects grouped under a heading.", "update_agent"),
         # Sharing first, then asking: the ask counts.
         ("Just venting a bit: this week has been chaos. The product launch slipped twice, half "
          "the team was out sick, and our biggest client changed their requirements on "
