@@ -241,6 +241,21 @@ def _classify(
             "asks why an agent did not do its job",
             alternative=ActionType.EXECUTE_TASK,
         )
+    if (
+        decision is None
+        and _CONFUSED_RE.search(parsed.norm)
+        and not _ASKS_FOR_SOMETHING_RE.search(parsed.norm.replace("?", ""))
+        and parsed.concepts.isdisjoint({"RECUR", "V_RUN"})
+    ):
+        # "Not sure how I'm supposed to hand a file to an agent.": a question, said as one's
+        # confusion.
+        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
+        decision = _Decision(
+            ActionType.QUERY_INFO,
+            0.7,
+            "says what they do not understand",
+            alternative=top if top != ActionType.QUERY_INFO else None,
+        )
     if decision is None and _IS_IT_POSSIBLE_RE.match(parsed.norm):
         # "Is it possible for an agent to reply inside Slack threads …?": what agents can do.
         top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
@@ -1083,7 +1098,20 @@ _ADD_TO_IT_RE = re.compile(
 _DID_NOT_RE = re.compile(
     r"\b(?:didnt|did not|hasnt|has not|havent|have not|never|wasnt|was not|isnt|is not)\s+"
     r"(?:even )?(?:run|ran|send|sent|post|posted|arrive|arrived|fire|fired|show(?:n|ed)? up|"
-    r"come|came|work|worked|go out|gone out|trigger|triggered)\b"
+    r"come|came|work|worked|go out|gone out|trigger|triggered)\b|"
+    # "weird that the jira monitor was silent yesterday", "said zero overdue tickets today,
+    # which can't be right", "nobody got an alert": something looks wrong with what it did.
+    r"\b(?:was|went|been|is) (?:weirdly |strangely |completely |totally )?(?:silent|quiet)\b|"
+    r"\b(?:cant|can not|cannot|couldnt) be right\b|\bnobody got (?:an? |the )?\w+|"
+    r"\bdoesnt (?:look|seem) right\b"
+)
+# "I don't really get the difference between agents and skills", "no clue where to start",
+# "No entiendo por qué …": confusion, asked as a statement.
+_CONFUSED_RE = re.compile(
+    r"\b(?:(?:dont|do not) (?:really |quite |fully )?(?:get|understand) (?:the|how|why|what|"
+    r"where|which)|no (?:clue|idea) (?:where|how|what|why) to|not sure how (?:i|im|we|to)|"
+    r"no entiendo (?:por que|como|que)|je ne (?:sais jamais|comprends pas) (?:si|pourquoi|"
+    r"comment)|ich verstehe nicht,? (?:warum|wie)|nao entendo (?:por que|como))\b"
 )
 _IS_IT_POSSIBLE_RE = re.compile(
     r"^(?:(?:is it possible|is there a way|es posible|est-ce possible|ist es moglich|"

@@ -794,3 +794,22 @@ def test_questions_about_the_agent_just_changed_or_named_are_sure_enough_to_answ
     )
     result = classify_offline("who gets CSAT Pulse", history=changed, agents=agents)
     assert str(result.action_type) == "query_info" and result.confidence >= 0.75
+
+
+@pytest.mark.parametrize(
+    ("message", "action"),
+    [
+        # Confusion said as a statement is a question.
+        ("I'm new here and I don't really get the difference between agents and skills.",
+         "query_info"),
+        ("Not sure how I'm supposed to hand a file to an agent.", "query_info"),
+        ("No entiendo por qué el bot de finanzas dice que tenemos 14 meses de runway",
+         "query_info"),
+        # Something looks wrong with what an agent did: asked about, not run.
+        ("weird that the jira monitor was silent yesterday, we definitely had overdue tickets",
+         "query_info"),
+        ("The jira monitor said zero overdue tickets today, which can't be right.", "query_info"),
+    ],
+)  # fmt: skip
+def test_confusion_and_results_that_look_wrong_are_questions(message: str, action: str) -> None:
+    assert classify(message, [])[0] == action
