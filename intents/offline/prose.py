@@ -69,6 +69,13 @@ _OFFER_RE = re.compile(
     r"moechtest du|mochtest du|willst du|posso)\b",
     re.IGNORECASE,
 )
+# "¿Lo configuro?", "Je le configure ?", "Richte ich ihn ein?": shall I set it up.
+_SET_IT_UP_RE = re.compile(
+    r"^[¿¡ ]*(?:(?:lo|la|los|te lo|se lo) (?:configuro|creo|hago|activo|preparo|programo)|"
+    r"je (?:le|la|les) (?:configure|cr[ée]e|mets en place|lance)|"
+    r"(?:richte|erstelle|lege) ich (?:ihn|es|sie|das))\b",
+    re.IGNORECASE,
+)
 # A proposal waits for a yes; what comes after its lead is the action proposed: "invite
 # lena@…", "retry", "add it to…".
 _PROPOSED_RE = re.compile(
@@ -473,7 +480,11 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         offer = _by_verb(_OFFERED_RE.sub("", offer_text), _VERB_RULES) or judge(offer_text)[0]
         if offer == ActionType.UNKNOWN:
             offer, offer_text = None, ""
-    if yes_no and _OFFER_RE.search(question) and (not asking or proposed_action):
+    if (
+        yes_no
+        and (_OFFER_RE.search(question) or _SET_IT_UP_RE.match(question))
+        and (not asking or proposed_action)
+    ):
         # What is proposed: the question with the sentence that says what "it" is.
         sentences = [s.strip() for s in _SENTENCE_RE.findall(before) if s.strip()]
         offer_text = " ".join([*sentences[-1:], question])

@@ -721,6 +721,9 @@ def test_pains_grumbles_and_results_needed_now(message: str, action: str) -> Non
         # A setting asked "from now on" is a change to an agent, not a setup.
         ("Sure. Which Slack channel should it post to from now on?", "#ops-oncall",
          "update_agent"),
+        # "¿Lo configuro?": a Spanish offer, taken up with "sí, dale".
+        ("Puedo crear un agente que revise Stripe cada mañana y te avise de las facturas "
+         "vencidas. ¿Lo configuro?", "sí, dale", "create_agent"),
         # Italian offers and yeses.
         ("Vuoi che aggiunga anche il progetto MOBILE ai progetti controllati dal "
          "jira-overdue-monitor?", "Sì, grazie", "update_agent"),
