@@ -33,6 +33,7 @@ DATASETS = (
     "dev_r12.jsonl",
     "dev_r13.jsonl",
     "dev_r14.jsonl",
+    "dev_r15.jsonl",
 )
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (

@@ -65,8 +65,8 @@ COUNTED = (
     ("dev4.jsonl", 0.98),
     ("dev5.jsonl", 0.99),
     ("dev6.jsonl", 0.97),
-    ("dev7.jsonl", 0.90),
-    ("dev8.jsonl", 0.81),
+    ("dev7.jsonl", 0.98),
+    ("dev8.jsonl", 0.96),
 )
 HELDOUT = load("heldout.jsonl")
 HELDOUT_PATH = SCENARIOS / "heldout.jsonl"
