@@ -249,22 +249,10 @@ def _classify(
     ):
         # "Not sure how I'm supposed to hand a file to an agent.": a question, said as one's
         # confusion.
-        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
-        decision = _Decision(
-            ActionType.QUERY_INFO,
-            0.7,
-            "says what they do not understand",
-            alternative=top if top != ActionType.QUERY_INFO else None,
-        )
+        decision = _a_question(logits, 0.7, "says what they do not understand")
     if decision is None and _IS_IT_POSSIBLE_RE.match(parsed.norm):
         # "Is it possible for an agent to reply inside Slack threads …?": what agents can do.
-        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
-        decision = _Decision(
-            ActionType.QUERY_INFO,
-            0.7,
-            "asks what agents can do",
-            alternative=top if top != ActionType.QUERY_INFO else None,
-        )
+        decision = _a_question(logits, 0.7, "asks what agents can do")
     if (
         decision is None
         and not _QUESTION_WORDS.isdisjoint(parsed.units[0].concepts)
@@ -274,13 +262,7 @@ def _classify(
     ):
         # "who gets CSAT Pulse", "where does escalation-relay post": a question about an
         # agent, asked by its first word.
-        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
-        decision = _Decision(
-            ActionType.QUERY_INFO,
-            0.75,
-            "asks a question about an agent",
-            alternative=top if top != ActionType.QUERY_INFO else None,
-        )
+        decision = _a_question(logits, 0.75, "asks a question about an agent")
     if (
         decision is None
         and _LET_SOMEONE_RE.match(parsed.norm)
@@ -304,13 +286,7 @@ def _classify(
         and parsed.concepts.isdisjoint({"V_CREATE", "N_SKILL"})
     ):
         # "y is the jira alert emtpy today", "why did it take so long?": asks why.
-        top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
-        decision = _Decision(
-            ActionType.QUERY_INFO,
-            0.75,
-            "asks why",
-            alternative=top if top != ActionType.QUERY_INFO else None,
-        )
+        decision = _a_question(logits, 0.75, "asks why")
     if decision is None and _EXPLAIN_AGAIN_RE.search(parsed.norm):
         # "Every time I build an agent I have to re-explain how to talk to our inventory
         # API": something every agent should know, a skill.
@@ -1135,6 +1111,17 @@ def _weigh_the_request(text: str, eng: Engine, names: tuple[str, ...], logits: l
         return
     for index, value in enumerate(eng.model.logits(features(parsed))):
         logits[index] += REQUEST_WEIGHT * value
+
+
+def _a_question(logits: Sequence[float], confidence: float, reason: str) -> _Decision:
+    """`query_info`, with what the model read otherwise as the alternative."""
+    top = LABELS[max(range(len(logits)), key=logits.__getitem__)]
+    return _Decision(
+        ActionType.QUERY_INFO,
+        confidence,
+        reason,
+        alternative=top if top != ActionType.QUERY_INFO else None,
+    )
 
 
 def _lets_an_agent(parsed: Parsed) -> bool:
