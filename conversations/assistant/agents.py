@@ -12,7 +12,7 @@ from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import HELP_RE
 from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
-from conversations.assistant.text import LABELS, called, called_in, display, numbered
+from conversations.assistant.text import LABELS, as_written, called, display, numbered
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
@@ -129,10 +129,7 @@ def resolve_agent(
 
 
 def shown_name(agent: Agent) -> str:
-    """An agent's name for a reply: its slug, and the name as the user wrote it when that
-    differs ("rapport-stocks (“Rapport Stocks”)")."""
-    title = called_in(str((agent.config or {}).get("details") or ""))
-    return f"{agent.name} (\u201c{title}\u201d)" if title else agent.name
+    return as_written(agent.name, agent.config)
 
 
 def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str) -> Outcome:

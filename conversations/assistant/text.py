@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 LABELS = {
     "source": "Source",
@@ -51,3 +51,10 @@ def called_in(details: str) -> str | None:
     """The name as the user wrote it, from an agent's details, or None."""
     match = _CALLED_RE.search(details or "")
     return match.group(1) if match else None
+
+
+def as_written(name: str, config: Mapping[str, object] | None) -> str:
+    """An agent's name for a reply: its slug, and the name as the user wrote it when its
+    details keep one ("rapport-stocks (“Rapport Stocks”)")."""
+    title = called_in(str((config or {}).get("details") or ""))
+    return f"{name} (\u201c{title}\u201d)" if title else name

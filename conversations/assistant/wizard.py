@@ -16,7 +16,7 @@ from conversations.assistant.effects import CreateAgent, DeleteAgent, UpdateAgen
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.slots import Schedule, is_one_off, read_slots, schedule_words
 from conversations.assistant.state import AssistantState, Created, Wizard
-from conversations.assistant.text import TOOL_NAMES, called, display, numbered
+from conversations.assistant.text import TOOL_NAMES, as_written, called, display, numbered
 from conversations.models import Agent, new_id
 
 MAX_QUESTIONS = 3
@@ -402,7 +402,8 @@ def _point_out(state: AssistantState, gathered: dict[str, str], agent: Agent) ->
         f"- {k.title()}: {v}" for k, v in (agent.config or {}).items() if v and k != "details"
     )
     content = (
-        f"You already have an agent that does this: {agent.name}.\n{lines}\n\n"
+        f"You already have an agent that does this: {as_written(agent.name, agent.config)}."
+        f"\n{lines}\n\n"
         f'I can run {agent.name} now, or create a second one anyway: say "create it anyway" '
         '(and give it a name if you like), or "no" to leave things as they are.'
     )

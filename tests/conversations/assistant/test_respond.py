@@ -952,3 +952,23 @@ def test_a_question_about_its_schedule_is_about_the_agent_not_the_platform(
         world, AssistantState(last_agent="jira-watch"), message, ActionType.QUERY_INFO
     )
     assert outcome.reply.content.startswith(answer)
+
+
+@pytest.fixture
+def titled_jira_watch(world: World) -> Agent:
+    return Agent.objects.create(
+        tenant=world.tenant_a,
+        name="jira-watch",
+        config={"source": "jira", "trigger": "overdue tickets", "destination": "Slack #ops",
+                "schedule": "Every day at 09:00 (UTC)", "details": "Called \u201cJira Watch\u201d"},
+    )  # fmt: skip
+
+
+def test_an_identical_agent_is_pointed_out_by_the_name_its_owner_wrote(
+    world: World, titled_jira_watch: Agent, reads_only: Any
+) -> None:
+    request = "Create an agent that watches Jira for overdue tickets and alerts #ops daily at 9am"
+    pointed = respond(world, AssistantState(), request, ActionType.CREATE_AGENT)
+    assert "You already have an agent that does this: jira-watch (\u201cJira Watch\u201d)." in (
+        pointed.reply.content
+    )
