@@ -567,8 +567,8 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         if key != "details"
     ]
     if new_name:
-        as_written = f" (\u201c{written}\u201d)" if written != new_name else ""
-        lines.insert(0, f"- Name: {agent.name} → {new_name}{as_written}")
+        kept = f" (\u201c{written}\u201d)" if written != new_name else ""
+        lines.insert(0, f"- Name: {agent.name} → {new_name}{kept}")
         state = state.replace(
             last_agent=new_name,
             last_agent_run=new_name if state.last_agent_run == agent.name else state.last_agent_run,

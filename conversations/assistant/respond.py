@@ -105,7 +105,6 @@ _ASKS_FOR_IT_RE = re.compile(
     r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
     re.IGNORECASE,
 )
-# Taking up a proposal turned down earlier in the conversation.
 # Coming back to a proposal turned down, to weigh it again: "before deciding, if we did it…".
 _RECONSIDERS_RE = re.compile(
     r"\b(?:on second thought|thinking about it|before (?:i |we )?decid\w*|if we did (?:it|that)|"
@@ -115,6 +114,7 @@ _RECONSIDERS_RE = re.compile(
     r"bevor ich mich entscheide|ripensandoci|prima di decidere)",
     re.IGNORECASE,
 )
+# Taking up a proposal turned down earlier in the conversation.
 _AFTER_ALL_RE = re.compile(
     r"\b(?:after all|on second thought|changed my mind|let'?s do (?:it|that|the agent|that agent)|"
     r"the (?:agent|one) you (?:suggested|proposed|offered)|"
