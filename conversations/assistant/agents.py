@@ -12,7 +12,7 @@ from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import HELP_RE
 from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
-from conversations.assistant.text import LABELS, as_written, called, display, numbered
+from conversations.assistant.text import LABELS, as_written, called, display, numbered, with_title
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
@@ -567,8 +567,7 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         if key != "details"
     ]
     if new_name:
-        kept = f" (\u201c{written}\u201d)" if written != new_name else ""
-        lines.insert(0, f"- Name: {agent.name} → {new_name}{kept}")
+        lines.insert(0, f"- Name: {agent.name} → {with_title(new_name, written)}")
         state = state.replace(
             last_agent=new_name,
             last_agent_run=new_name if state.last_agent_run == agent.name else state.last_agent_run,

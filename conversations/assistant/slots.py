@@ -620,12 +620,14 @@ def name_as_written(text: str) -> str | None:
     match = next(reversed(list(_NAME_RE.finditer(text))), None)
     if match is None:
         return None
-    name = match.group(1)
-    if name[:1].isupper():
-        more = _NAME_GOES_ON_RE.match(text[match.end() :])
-        if more:
-            name += more.group(0)
-    return name
+    return _runs_on(text, match.group(1), match.end())
+
+
+def _runs_on(text: str, name: str, end: int) -> str:
+    """``name`` (found in ``text`` up to ``end``) with the capitalized words after it, when
+    it is capitalized itself."""
+    more = _NAME_GOES_ON_RE.match(text, end) if name[:1].isupper() else None
+    return name + more.group(0) if more else name
 
 
 def renamed_as_written(text: str, first: str) -> str:
@@ -635,13 +637,7 @@ def renamed_as_written(text: str, first: str) -> str:
     found = list(re.finditer(rf"(?<![\w-]){re.escape(first)}(?![\w-])", text, re.IGNORECASE))
     if not found:
         return first
-    match = found[-1]
-    name = match.group(0)
-    if name[:1].isupper():
-        more = _NAME_GOES_ON_RE.match(text[match.end() :])
-        if more:
-            name += more.group(0)
-    return name
+    return _runs_on(text, found[-1].group(0), found[-1].end())
 
 
 def scope_in(text: str) -> str | None:

@@ -44,7 +44,12 @@ def called(details: str, title: str) -> str:
     """An agent's details saying the name as the user wrote it ("Called “Late Load Digest”"),
     in place of a name written before."""
     rest = _CALLED_RE.sub("", details or "").strip("; ")
-    return "; ".join(filter(None, [f"Called \u201c{title}\u201d", rest]))
+    return "; ".join(filter(None, [f"Called \u201c{title}\u201d" if title else "", rest]))
+
+
+def with_title(name: str, title: str | None) -> str:
+    """A slug and the name as the user wrote it: "late-load-digest (“Late Load Digest”)"."""
+    return f"{name} (\u201c{title}\u201d)" if title and title != name else name
 
 
 def called_in(details: str) -> str | None:
@@ -56,5 +61,4 @@ def called_in(details: str) -> str | None:
 def as_written(name: str, config: Mapping[str, object] | None) -> str:
     """An agent's name for a reply: its slug, and the name as the user wrote it when its
     details keep one ("rapport-stocks (“Rapport Stocks”)")."""
-    title = called_in(str((config or {}).get("details") or ""))
-    return f"{name} (\u201c{title}\u201d)" if title else name
+    return with_title(name, called_in(str((config or {}).get("details") or "")))

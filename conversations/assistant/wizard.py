@@ -16,7 +16,14 @@ from conversations.assistant.effects import CreateAgent, DeleteAgent, UpdateAgen
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.slots import Schedule, is_one_off, read_slots, schedule_words
 from conversations.assistant.state import AssistantState, Created, Wizard
-from conversations.assistant.text import TOOL_NAMES, as_written, called, display, numbered
+from conversations.assistant.text import (
+    TOOL_NAMES,
+    as_written,
+    called,
+    display,
+    numbered,
+    with_title,
+)
 from conversations.models import Agent, new_id
 
 MAX_QUESTIONS = 3
@@ -115,13 +122,8 @@ def detail_lines(gathered: Mapping[str, str]) -> list[str]:
         if gathered.get("defaulted"):
             values["schedule"] += f" (you didn't say {gathered['defaulted']}, so I picked it)"
     if values.get("name"):
-        values["name"] += _as_written(gathered)
+        values["name"] = with_title(values["name"], gathered.get("title"))
     return [f"- {label}: {values[key]}" for key, label in LABELS.items() if values.get(key)]
-
-
-def _as_written(gathered: Mapping[str, str]) -> str:
-    """The name as the user wrote it, after its slug: ' (“Relances Échues”)', or ''."""
-    return f" (\u201c{gathered['title']}\u201d)" if gathered.get("title") else ""
 
 
 def _missing(gathered: Mapping[str, str]) -> list[str]:
@@ -432,7 +434,7 @@ def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
             filter(
                 None,
                 [
-                    f"Called \u201c{gathered['title']}\u201d" if gathered.get("title") else "",
+                    called("", gathered.get("title", "")),
                     f"In {gathered['scope']}" if gathered.get("scope") else "",
                     gathered.get("about"),
                     gathered.get("details"),
@@ -471,7 +473,8 @@ def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outc
     )
     shown = {**gathered, "name": name}
     content = (
-        f"Done! I've created {name}{_as_written(gathered)}, an agent that {describe(gathered)}.\n"
+        f"Done! I've created {with_title(name, gathered.get('title'))}, an agent that "
+        f"{describe(gathered)}.\n"
         + "\n".join(detail_lines(shown))
         + '\n\nSay "run it" to start it now, or "actually cancel that" to undo.'
     )
@@ -528,7 +531,7 @@ def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | Non
     shown = name or created.name
     lines = [f"- {LABELS.get(k, k.title())}: {v}" for k, v in changes.items()]
     if name:
-        lines.insert(0, f"- Name: {created.name} → {name}{_as_written(found)}")
+        lines.insert(0, f"- Name: {created.name} → {with_title(name, found.get('title'))}")
         if found.get("title"):
             # "call it Late Load Digest": the name as written is kept with the agent.
             details = planned_config(created.gathered).get("details", "")
