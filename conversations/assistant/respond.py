@@ -268,6 +268,10 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
                 state,
             )
         wizard = None
+    if not wizard and state.declined is not None and _takes_up(state.declined, turn.message):
+        # "ok you know what, let's do that agent after all. 8:40 every weekday …"
+        revived = dataclasses.replace(state.declined, proposed=True)
+        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), turn.message)
     if (
         not wizard
         and state.declined is not None
@@ -282,10 +286,6 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         return wizard_step(
             turn, state.replace(wizard=revived, declined=None), details, proposal=True
         )
-    if not wizard and state.declined is not None and _takes_up(state.declined, turn.message):
-        # "ok you know what, let's do that agent after all. 8:40 every weekday …"
-        revived = dataclasses.replace(state.declined, proposed=True)
-        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), turn.message)
     if wizard and follow.cancel:
         return Outcome(
             Reply(
@@ -448,6 +448,12 @@ def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool
     return _gives_details(turn, wizard)
 
 
+def _about_an_agent(state: AssistantState, entities: Mapping[str, str], text: str) -> bool:
+    """ "what's its schedule now?" asks about the agent just talked about, not how schedules
+    work."""
+    return bool(entities.get("agent")) or bool(state.last_agent and _ITS_RE.search(text))
+
+
 def _gives_details(turn: Turn, wizard: Wizard) -> bool:
     slots = read_slots(turn.message, have=wizard.gathered, asking=(), zone="UTC", opening=False)
     return bool(slots.keys() & {"destination", "frequency", "zone", "name", "source", "trigger"})
@@ -553,9 +559,11 @@ def _act(
         return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
     if action == ActionType.QUERY_INFO and asks_for_skills(text):
         return Outcome(skills_reply(turn), state)
-    # "what's its schedule now?" asks about the agent just talked about, not how schedules work.
-    about_an_agent = bool(entities.get("agent")) or bool(state.last_agent and _ITS_RE.search(text))
-    if action == ActionType.QUERY_INFO and is_question(text) and not about_an_agent:
+    if (
+        action == ActionType.QUERY_INFO
+        and is_question(text)
+        and not _about_an_agent(state, entities, text)
+    ):
         answered = answer_platform_question(turn, text)
         if answered is not None:
             return Outcome(answered, state)

@@ -300,6 +300,8 @@ def _zendesk_proposal_declined(world: World, no: str) -> Outcome:
         "actually yes, go ahead with the zendesk thing: weekdays 8:15 Europe/Dublin, "
         "name: zd-urgent",
         "Na gut, mach das doch. Werktags um 8:15 Europe/Dublin, Name: zd-urgent",
+        # A yes after "on second thought" takes it up; details alone would only weigh it again.
+        "on second thought, yes: every weekday at 8:15 Europe/Dublin, name: zd-urgent",
     ],
 )
 def test_a_declined_proposal_taken_up_later_creates_it_with_what_was_said(
