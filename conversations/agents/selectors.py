@@ -85,9 +85,10 @@ def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
     slug = agent_name(re.sub(r"[_\s]+", "-", reference.strip().lstrip("@")))
     if not slug:
         return None
-    agents = Agent.objects.for_tenant(tenant)
-    # A name the admin stored with capitals ("Lieferanten-Check") is still that agent.
-    return agents.filter(name=slug).first() or agents.filter(name__iexact=slug).first()
+    # One query; a name the admin stored with capitals ("Lieferanten-Check") is still that
+    # agent, and the exact slug wins when both exist.
+    found = list(Agent.objects.for_tenant(tenant).filter(name__iexact=slug)[:2])
+    return next((a for a in found if a.name == slug), found[0] if found else None)
 
 
 def agents_named(*, tenant: Tenant, names: Sequence[str]) -> list[Agent]:

@@ -478,3 +478,13 @@ def test_an_agent_the_admin_named_with_capitals_is_found_however_it_is_written(
     assert agent_find(tenant=world.tenant_a, reference="lieferanten check") == stored
     assert agent_find(tenant=world.tenant_a, reference="@Lieferanten-Check") == stored
     assert agent_find(tenant=world.tenant_b, reference="lieferanten-check") is None
+
+
+def test_an_agent_is_found_by_name_in_one_query(
+    world: World, django_assert_num_queries: Any
+) -> None:
+    make_agent(world.tenant_a, "jira-watch")
+    with django_assert_num_queries(1):
+        assert agent_find(tenant=world.tenant_a, reference="nothing-like-it") is None
+    with django_assert_num_queries(1):
+        assert agent_find(tenant=world.tenant_a, reference="Jira Watch") is not None
