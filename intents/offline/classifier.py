@@ -243,9 +243,9 @@ def _classify(
         )
     if (
         decision is None
+        and parsed.concepts.isdisjoint({"RECUR", "V_RUN"})
         and _CONFUSED_RE.search(parsed.norm)
         and not _ASKS_FOR_SOMETHING_RE.search(parsed.norm.replace("?", ""))
-        and parsed.concepts.isdisjoint({"RECUR", "V_RUN"})
     ):
         # "Not sure how I'm supposed to hand a file to an agent.": a question, said as one's
         # confusion.
@@ -287,31 +287,36 @@ def _classify(
     ):
         # "y is the jira alert emtpy today", "why did it take so long?": asks why.
         decision = _a_question(logits, 0.75, "asks why")
-    if decision is None and _EXPLAIN_AGAIN_RE.search(parsed.norm):
+    if decision is None and "agent" in parsed.norm and _EXPLAIN_AGAIN_RE.search(parsed.norm):
         # "Every time I build an agent I have to re-explain how to talk to our inventory
         # API": something every agent should know, a skill.
         decision = _Decision(
             ActionType.CREATE_SKILL, 0.75, "what every agent must be told again is a skill"
         )
-    if decision is None and _SITS_UNSEEN_RE.search(parsed.norm) and "AGENT" not in parsed.concepts:
+    if (
+        decision is None
+        and "before" in parsed.norm
+        and "AGENT" not in parsed.concepts
+        and _SITS_UNSEEN_RE.search(parsed.norm)
+    ):
         # "Linear issues tagged customer-blocker sit for a week before engineering sees them":
         # a recurring miss, for an agent to watch.
         decision = _Decision(ActionType.CREATE_AGENT, 0.7, "things wait unseen, again and again")
     if (
         decision is None
-        and _NEEDED_SOON_RE.search(parsed.norm)
-        and _NOT_YET_RE.search(parsed.norm)
         and ("AGENT" in parsed.concepts or "N_REPORT" in parsed.concepts)
         and parsed.concepts.isdisjoint({"RECUR", "V_CHANGE", "N_SKILL"})
+        and _NOT_YET_RE.search(parsed.norm)
+        and _NEEDED_SOON_RE.search(parsed.norm)
     ):
         # "The board meeting is in an hour and I still don't have the financial analysis":
         # needed now, so run it.
         decision = _Decision(ActionType.EXECUTE_TASK, 0.7, "needs a result now that is not there")
     if (
         decision is None
-        and _JUST_A_GRUMBLE_RE.match(parsed.norm)
         and len(parsed.units) <= 10
         and parsed.concepts.isdisjoint({"AGENT", "N_AGENT", "N_REPORT", "V_RUN", "V_CHANGE"})
+        and _JUST_A_GRUMBLE_RE.match(parsed.norm)
     ):
         # "Ugh, Jira itself is so slow today", "this meeting could have been an email": a
         # grumble, nothing to act on.
