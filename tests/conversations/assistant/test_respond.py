@@ -519,12 +519,11 @@ def test_a_yes_that_names_another_thing_does_not_take_up_a_declined_proposal(
 
 @pytest.fixture
 def jira_watch(world: World) -> Agent:
-    return Agent.objects.create(
-        tenant=world.tenant_a,
-        name="jira-watch",
-        config={"source": "jira", "trigger": "overdue tickets", "destination": "Slack #ops",
-                "schedule": "Every day at 09:00 (UTC)"},
-    )  # fmt: skip
+    return Agent.objects.create(tenant=world.tenant_a, name="jira-watch", config=JIRA_WATCH)
+
+
+JIRA_WATCH = {"source": "jira", "trigger": "overdue tickets", "destination": "Slack #ops",
+              "schedule": "Every day at 09:00 (UTC)"}  # fmt: skip
 
 
 def test_an_agent_identical_to_one_that_exists_is_pointed_out_first(
@@ -958,12 +957,9 @@ def test_a_question_about_its_schedule_is_about_the_agent_not_the_platform(
 
 @pytest.fixture
 def titled_jira_watch(world: World) -> Agent:
-    return Agent.objects.create(
-        tenant=world.tenant_a,
-        name="jira-watch",
-        config={"source": "jira", "trigger": "overdue tickets", "destination": "Slack #ops",
-                "schedule": "Every day at 09:00 (UTC)", "details": "Called \u201cJira Watch\u201d"},
-    )  # fmt: skip
+    # The same agent, created from the chat as "Jira Watch".
+    config = {**JIRA_WATCH, "details": "Called \u201cJira Watch\u201d"}
+    return Agent.objects.create(tenant=world.tenant_a, name="jira-watch", config=config)
 
 
 def test_an_identical_agent_is_pointed_out_by_the_name_its_owner_wrote(
