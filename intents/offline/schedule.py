@@ -8,6 +8,7 @@ most messages name no schedule at all.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 MAX_VALUE = 80
 
@@ -267,22 +268,10 @@ _SEVERAL_TIMES_RE = re.compile(
 )
 
 
-def find_times(norm: str) -> list[str]:
-    """Every clock time a schedule names, in order and once each ("at 9 and 3pm")."""
-    times: list[str] = []
-    for match in _TIME_RE.finditer(norm) if _DIGIT_RE.search(norm) else ():
-        lead, hour_s, minute_s, meridiem = match.groups()
-        meridiem = (meridiem or "").replace(".", "")
-        if not (meridiem or minute_s or lead):
-            continue
-        value = _hhmm(int(hour_s), int(minute_s or 0), meridiem)
-        if value and value not in times:
-            times.append(value)
-    return times[:4]
-
-
-def find_time(norm: str) -> str | None:
-    """A clock time ("9am", "at 17:30", "um 8 Uhr", "a las 9") as HH:MM."""
+def _clock_times(norm: str) -> Iterator[str]:
+    """Each clock time ("9am", "at 17:30", "um 8 Uhr", "a las 9") as HH:MM, in order. A bare
+    number counts only after "at"-like words; after "a", "by", "after" it needs minutes or
+    am/pm ("by 5" is a deadline, "a 2" a count)."""
     for match in _TIME_RE.finditer(norm) if _DIGIT_RE.search(norm) else ():
         lead, hour_s, minute_s, meridiem = match.groups()
         meridiem = (meridiem or "").replace(".", "")
@@ -292,7 +281,19 @@ def find_time(norm: str) -> str | None:
             continue
         value = _hhmm(int(hour_s), int(minute_s or 0), meridiem)
         if value:
-            return value
+            yield value
+
+
+def find_times(norm: str) -> list[str]:
+    """Every clock time a schedule names, in order and once each ("at 9 and 3pm")."""
+    return list(dict.fromkeys(_clock_times(norm)))[:4]
+
+
+def find_time(norm: str) -> str | None:
+    """A clock time ("9am", "at 17:30", "um 8 Uhr", "a las 9") as HH:MM."""
+    first = next(_clock_times(norm), None)
+    if first is not None:
+        return first
     noon = _NOON_RE.search(norm) if "n" in norm else None
     return _NOON[noon.group(1)] if noon else None
 

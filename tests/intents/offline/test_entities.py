@@ -43,6 +43,8 @@ def _classify(message: str) -> IntentResult:
         ("every weekday at 8 and 4pm", "weekdays 08:00 16:00", "weekdays"),
         ("jeden Tag um 8 und 16 Uhr", "daily 08:00 16:00", "daily"),
         ("every day at 9:00, 3 tickets at most", "daily 09:00", "daily"),
+        # Several times follow the one-time rule: "by 5" alone is a deadline, not a time.
+        ("every day twice, at 9:00 and by 5", "daily 09:00", "daily"),
         # Italian; "alle" before a number of units is German "every", not a clock time.
         ("ogni giorno alle 17:30", "daily 17:30", "daily"),
         ("ogni lunedì alle 9", "weekly monday 09:00", "weekly"),
