@@ -28,7 +28,7 @@ from skill_sessions.retention import retention_run
 @admin.register(SkillCreationSession)
 class SkillCreationSessionAdmin(TenantScopedAdmin):
     list_display = ("session_id", "tenant", "user", "state", "status", "skill_name", "updated_at")
-    list_filter = ("tenant", "status", "state")
+    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "status", "state")
     search_fields = ("session_id", "skill_name")
     exclude = ("context",)
     readonly_fields = (
@@ -64,7 +64,7 @@ class SkillCreationSessionAdmin(TenantScopedAdmin):
 @admin.register(Skill)
 class SkillAdmin(TenantScopedAdmin):
     list_display = ("name", "tenant", "created_by", "created_at")
-    list_filter = ("tenant",)
+    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
     search_fields = ("name",)  # descriptions are encrypted
     readonly_fields = ("tenant", "created_by", "name", "description", "definition",
                        "session_id", "created_at")  # fmt: skip
