@@ -1,4 +1,7 @@
-"""``skill-sessions/`` and ``skills/``: a member sees their own sessions, an admin the tenant's."""
+"""``skill-sessions/`` and ``skills/``: a member sees their own sessions, an admin the tenant's.
+
+Only a session's own member answers in it or deletes it; the admin's view is read-only.
+"""
 
 from __future__ import annotations
 
@@ -32,12 +35,26 @@ from skill_sessions.serializers import (
 CONFLICT = OpenApiResponse(description="The session changed meanwhile; read it and answer again.")
 
 
-def _visible(request: Request, session_id: str) -> services.LoadedSession:
-    """The session if the caller may see it; another member's or tenant's is a 404."""
+def _visible(
+    request: Request, session_id: str, *, to_change: bool = False
+) -> services.LoadedSession:
+    """The session if the caller may see it; another member's or tenant's is a 404.
+
+    A tenant admin sees the tenant's sessions for the audit, read-only: answering in or
+    deleting another member's session is refused (same tenant, not allowed: 403).
+    """
     tenant, user = request_tenant(request), request_user(request)
     rows = services.sessions_visible(tenant=tenant, user=user)
-    if not rows.filter(session_id=session_id).exclude(status="deleted").exists():
+    owner_id = (
+        rows.filter(session_id=session_id)
+        .exclude(status="deleted")
+        .values_list("user_id", flat=True)
+        .first()
+    )
+    if owner_id is None:
         raise Http404
+    if to_change and owner_id != user.pk:
+        raise PermissionDenied("Only the member who started the session can change it.")
     loaded = services.session_load(tenant=tenant, session_id=session_id)
     if loaded is None:
         raise Http404
@@ -105,7 +122,7 @@ class SkillSessionDetailView(APIView):
 
     @extend_schema(responses={204: None})
     def delete(self, request: Request, session_id: str) -> Response:
-        services.session_delete(session=_visible(request, session_id).row)
+        services.session_delete(session=_visible(request, session_id, to_change=True).row)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -116,7 +133,7 @@ class SkillSessionMessagesView(APIView):
     def post(self, request: Request, session_id: str) -> Response:
         body = SkillMessageSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        loaded = _visible(request, session_id)
+        loaded = _visible(request, session_id, to_change=True)
         step = skill_step(
             loaded.context,
             redact(body.validated_data["message"]).text,

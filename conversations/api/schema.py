@@ -38,7 +38,7 @@ ERROR_SCHEMA = {
 _ERROR_TEXT = {
     "400": "Bad input (a field, the JSON or the query string); nothing was stored.",
     "401": "Not authenticated.",
-    "403": "Authenticated, but not allowed (no tenant, or not this object's creator or admin).",
+    "403": "Authenticated, but not allowed (no tenant, or not allowed to change this object).",
     "404": "Not found, or not the caller's.",
     "406": "The Accept header asks for something other than JSON.",
     "409": "The conversation is busy with another turn.",

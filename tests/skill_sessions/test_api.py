@@ -65,6 +65,48 @@ def test_a_member_sees_their_own_sessions_and_an_admin_the_tenants(world: World)
     assert owner.get(f"{URL}sk_nope/").status_code == 404
 
 
+def stored(world: World, session_id: str) -> tuple[Any, ...]:
+    row = SkillCreationSession.objects.for_tenant(world.tenant_a).get(session_id=session_id)
+    return (row.version, row.status, row.state, row.context, row.updated_at)
+
+
+def test_an_admin_reads_a_members_session_but_cannot_answer_in_it(world: World) -> None:
+    member = world.client(world.member)
+    sid = start(member)["session_id"]
+    for message in ("free-form dates like 3rd of March", "input: 3rd of March -> output: 03-03"):
+        assert say(member, sid, message).status_code == 200
+    before = stored(world, sid)
+    admin = world.client(world.admin_a)
+    assert admin.get(f"{URL}{sid}/").status_code == 200  # the audit view
+
+    # "yes" would complete the session and create the skill: refused, and nothing stored.
+    refused = say(admin, sid, "yes")
+
+    assert refused.status_code == 403
+    assert "detail" in refused.json()
+    assert stored(world, sid) == before
+    assert not Skill.objects.for_tenant(world.tenant_a).exists()
+    assert say(member, sid, "yes").json()["status"] == "completed"  # still the member's to end
+
+
+def test_an_admin_cannot_delete_a_members_session(world: World) -> None:
+    sid = start(world.client(world.member))["session_id"]
+    before = stored(world, sid)
+
+    refused = world.client(world.admin_a).delete(f"{URL}{sid}/")
+
+    assert refused.status_code == 403
+    assert stored(world, sid) == before
+    assert world.client(world.member).get(f"{URL}{sid}/").json()["status"] == "active"
+
+
+def test_an_admin_of_another_tenant_finds_no_session_to_answer_or_delete(world: World) -> None:
+    sid = start(world.client(world.outsider))["session_id"]
+    admin = world.client(world.admin_a)
+    assert say(admin, sid, "hello").status_code == 404
+    assert admin.delete(f"{URL}{sid}/").status_code == 404
+
+
 def test_delete_is_soft_and_hides_the_session(world: World) -> None:
     client = world.client(world.owner)
     sid = start(client)["session_id"]
