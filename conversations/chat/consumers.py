@@ -47,10 +47,11 @@ HISTORY_ON_CONNECT = 50
 QUEUED_MESSAGES = 10  # sent while a turn runs; more is "busy"
 LAYER_RETRY_MIN_S, LAYER_RETRY_MAX_S = 0.2, 2.0  # while the channel layer is unreachable
 _ID = re.compile(r"[0-9A-Za-z]{1,26}")
-# Close codes of the contract, and 4503 while storage is down (HTTP 503 in the 4xxx range
-# like the others; Autobahn does not let a server send 1013 "try again later").
-NOT_AUTHENTICATED, NOT_ALLOWED, NOT_FOUND, TOO_FAST, TOO_LARGE = 4401, 4403, 4404, 4429, 1009
-TRY_AGAIN_LATER = 4503
+# Close codes of the contract, all in the application range: Autobahn refuses to let an
+# application send the protocol's own codes (1009 "too big", 1013 "try again later") and
+# raises instead, which Channels turns into a 1011 and a traceback.
+NOT_AUTHENTICATED, NOT_ALLOWED, NOT_FOUND, TOO_FAST, TOO_LARGE = 4401, 4403, 4404, 4429, 4009
+TRY_AGAIN_LATER = 4503  # storage is down for now (HTTP 503 in the 4xxx range)
 
 
 class _RateLimit:

@@ -464,11 +464,11 @@ async def test_a_conversation_started_on_one_socket_appears_on_the_others(world:
 # --- Bounds ------------------------------------------------------------------------------------
 
 
-async def test_a_frame_over_64_kib_closes_the_socket_with_1009(world: World) -> None:
+async def test_a_frame_over_64_kib_closes_the_socket_with_4009(world: World) -> None:
     socket = Socket(await token_headers(world.owner))
     await socket.open()
     await socket.io.send_to(text_data=json.dumps({"type": "message", "content": "x" * 70_000}))
-    assert await socket.closed_with() == 1009
+    assert await socket.closed_with() == 4009
     assert not await sync_to_async(Message.objects.for_tenant(world.tenant_a).exists)()
 
 

@@ -8,14 +8,14 @@
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
 const RATE_LIMITED_PAUSE_MS = 10000;
-// The server closes the socket (1009) on a frame over 64 KiB; refuse such a frame before.
+// The server closes the socket (4009) on a frame over 64 KiB; refuse such a frame before.
 export const FRAME_MAX_BYTES = 64 * 1024;
 
 export const CLOSE = {
   NOT_AUTHENTICATED: 4401,
   NOT_FOUND: 4404,
   TOO_MANY: 4429,
-  TOO_LARGE: 1009,
+  TOO_LARGE: 4009,
 };
 // After these the socket is not reopened: the page has to go somewhere else first.
 const FINAL_CLOSES = new Set([CLOSE.NOT_AUTHENTICATED, CLOSE.NOT_FOUND]);
