@@ -14,6 +14,7 @@ django_asgi_app = get_asgi_application()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 
+from config.proxies import ClientAddressMiddleware  # noqa: E402
 from conversations.chat.auth import ChatAuthMiddleware  # noqa: E402
 from conversations.chat.routing import websocket_urlpatterns  # noqa: E402
 from intents.apps import announce_llm_tier  # noqa: E402
@@ -52,12 +53,15 @@ def _answer_oversized_requests() -> None:
 
 _answer_oversized_requests()
 
-application = ProtocolTypeRouter(
-    {
-        # Static files come from WhiteNoise in the middleware (config/static.py).
-        "http": django_asgi_app,
-        # Who is calling (a session needs an allowed Origin, a token does not) is decided in
-        # ChatAuthMiddleware and the consumer: an unknown path gets a close, never a 500.
-        "websocket": AuthMiddlewareStack(ChatAuthMiddleware(URLRouter(websocket_urlpatterns))),
-    }
+# The client's address first (behind OMNIFORGE_TRUSTED_PROXIES proxies), for both protocols.
+application = ClientAddressMiddleware(
+    ProtocolTypeRouter(
+        {
+            # Static files come from WhiteNoise in the middleware (config/static.py).
+            "http": django_asgi_app,
+            # Who is calling (a session needs an allowed Origin, a token does not) is decided in
+            # ChatAuthMiddleware and the consumer: an unknown path gets a close, never a 500.
+            "websocket": AuthMiddlewareStack(ChatAuthMiddleware(URLRouter(websocket_urlpatterns))),
+        }
+    )
 )

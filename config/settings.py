@@ -119,6 +119,12 @@ AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 10, minimum=1)
 AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_MINUTES", 60, minimum=1) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
+# Reverse proxies in front of the server: the client is the N-th X-Forwarded-For entry from the
+# right (0: forwarded headers are ignored). One setting for the ASGI scope, DRF's throttles and
+# the lockout above (config/proxies.py). Run Daphne without --proxy-headers: it would take the
+# left-most entry, which the client writes.
+OMNIFORGE_TRUSTED_PROXIES = env_int("OMNIFORGE_TRUSTED_PROXIES", 0)
+AXES_CLIENT_IP_CALLABLE = "config.proxies.axes_client_address"
 AXES_VERBOSE = False
 
 ROOT_URLCONF = "config.urls"
@@ -268,6 +274,8 @@ REST_FRAMEWORK = {
         "intents": env_str("INTENT_THROTTLE_RATE", "120/min"),
     },
     "EXCEPTION_HANDLER": "conversations.api.errors.exception_handler",
+    # Unset, DRF would take the whole X-Forwarded-For, which the client writes, as its identity.
+    "NUM_PROXIES": OMNIFORGE_TRUSTED_PROXIES,
 }
 
 SPECTACULAR_SETTINGS = {

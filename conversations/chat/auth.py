@@ -18,12 +18,14 @@ from django.contrib.auth.models import AnonymousUser
 from django.http.request import validate_host
 
 from conversations.store.outage import TRANSIENT_STORAGE_ERRORS
-from conversations.tenancy.tokens import token_user
+from conversations.tenancy.tokens import failed_token_allowed, token_user
 
 AUTH_SESSION = "session"
 AUTH_TOKEN = "token"  # noqa: S105 - the name of a method, not a secret
 # Who it is could not be read: storage is unavailable for now (the consumer says so and closes).
 AUTH_UNAVAILABLE = "unavailable"
+# A wrong token from an address over the wrong-token throttle (the consumer closes with 4429).
+AUTH_THROTTLED = "throttled"
 
 
 def _header(scope: dict[str, Any], name: bytes) -> str | None:
@@ -44,8 +46,12 @@ def origin_allowed(origin: str | None) -> bool:
 
 
 @database_sync_to_async
-def _token_user(key: str) -> Any:
-    return token_user(key) or AnonymousUser()
+def _token_user(key: str, address: str | None) -> tuple[Any, str | None]:
+    """The key's user and the auth method; a wrong key counts against the caller's address."""
+    user = token_user(key)
+    if user is not None:
+        return user, AUTH_TOKEN
+    return AnonymousUser(), (None if failed_token_allowed(address) else AUTH_THROTTLED)
 
 
 @database_sync_to_async
@@ -70,8 +76,9 @@ class ChatAuthMiddleware:
         keyword, _, key = authorization.partition(" ")
         try:
             if keyword.lower() == "token" and key.strip():
-                scope["user"] = await _token_user(key.strip())
-                scope["auth_method"] = AUTH_TOKEN if scope["user"].is_authenticated else None
+                # The client's address, as ClientAddressMiddleware resolved it.
+                address = (scope.get("client") or (None,))[0]
+                scope["user"], scope["auth_method"] = await _token_user(key.strip(), address)
             else:
                 scope["user"] = await _session_user(scope)
                 scope["auth_method"] = AUTH_SESSION if scope["user"].is_authenticated else None

@@ -29,7 +29,12 @@ from django.core.exceptions import ObjectDoesNotExist
 from conversations.api.door import client_json_problem
 from conversations.assistant.respond import state_summary
 from conversations.assistant.state import AssistantState
-from conversations.chat.auth import AUTH_SESSION, AUTH_UNAVAILABLE, origin_allowed
+from conversations.chat.auth import (
+    AUTH_SESSION,
+    AUTH_THROTTLED,
+    AUTH_UNAVAILABLE,
+    origin_allowed,
+)
 from conversations.chat.frames import ChatError, message_dict, socket_frame
 from conversations.chat.runner import TurnRunner
 from conversations.chat.serializers import ChatRequestSerializer
@@ -132,6 +137,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         await self.accept()
         if method == AUTH_UNAVAILABLE:
             await self._unavailable()
+            return
+        if method == AUTH_THROTTLED:
+            await self.close(code=TOO_FAST)
             return
         if method is None:
             await self.close(code=NOT_AUTHENTICATED)

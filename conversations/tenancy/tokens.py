@@ -85,6 +85,20 @@ def _throttle_or_raise(throttle: SimpleRateThrottle, request: Any) -> None:
         raise exceptions.Throttled(wait=throttle.wait())
 
 
+class _AddressOnly:
+    """What a throttle reads of a request, for a caller that is no HTTP request."""
+
+    def __init__(self, address: str | None) -> None:
+        self.META = {"REMOTE_ADDR": address}
+        self.headers: dict[str, str] = {}  # the address is resolved already: no forwarding
+
+
+def failed_token_allowed(address: str | None) -> bool:
+    """Counts a wrong token from ``address`` (a WebSocket handshake's client); False once the
+    address is over ``AUTH_FAILURE_THROTTLE_RATE``. The same counter as the REST API's."""
+    return _FailedTokenThrottle().allow_request(_AddressOnly(address), None)  # type: ignore[arg-type]
+
+
 def anonymous_throttle(request: Any) -> None:
     """A request no authenticator recognized, throttled by its address (``Throttled``)."""
     _throttle_or_raise(_AnonymousThrottle(), request)
