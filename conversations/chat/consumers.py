@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
 
+from asgiref.sync import sync_to_async
 from autobahn.exception import Disconnected
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -50,6 +51,7 @@ logger = logging.getLogger("omniforge.chat")
 MAX_FRAME_BYTES = 64 * 1024
 HISTORY_ON_CONNECT = 50
 QUEUED_MESSAGES = 10  # sent while a turn runs; more is "busy"
+WINDOW_TTL_S = 120  # a minute's shared counters outlive their minute, then go
 LAYER_RETRY_MIN_S, LAYER_RETRY_MAX_S = 0.2, 2.0  # while the channel layer is unreachable
 _ID = re.compile(r"[0-9A-Za-z]{1,26}")
 # Close codes of the contract, all in the application range: Autobahn refuses to let an
@@ -98,6 +100,24 @@ def _ready(conversation: Conversation | None) -> dict[str, Any]:
 def _minute() -> int:
     """The current minute: the window the shared message counters count in."""
     return int(time.time() // 60)
+
+
+def _count(key: str) -> int:
+    """One more in a window's counter, atomically across processes: the cache's own ``incr``
+    (Redis INCR; a lock in the local-memory cache). ``cache.aincr`` is a get then a set, and
+    concurrent sockets lost each other's counts through it."""
+    for _ in range(2):
+        cache.add(key, 0, WINDOW_TTL_S)
+        try:
+            return int(cache.incr(key))
+        except ValueError:  # the window's key expired between the two calls: start it again
+            continue
+    return int(cache.incr(key))
+
+
+def _over_any(limits: tuple[tuple[str, int], ...]) -> bool:
+    """Counts the message in every window; True when one of them is over its limit."""
+    return any(_count(key) > limit for key, limit in limits)
 
 
 class ChatConsumer(AsyncJsonWebsocketConsumer):
@@ -331,10 +351,8 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             ),
         )
         try:
-            for key, limit in limits:
-                await cache.aadd(key, 0, 120)
-                if await cache.aincr(key) > limit:
-                    return True
+            # Off the event loop, and off the thread the ORM work of every socket shares.
+            return await sync_to_async(_over_any, thread_sensitive=False)(limits)
         except Exception:  # a cache outage does not stop the chat; the socket's own limit holds
             logger.warning("chat: could not count messages in the cache", exc_info=True)
         return False
