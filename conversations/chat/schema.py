@@ -48,7 +48,10 @@ class ChatDocumentation(APIView):
         responses={
             (200, "application/json"): ChatTurnSerializer,
             (200, "text/event-stream"): OpenApiResponse(OpenApiTypes.STR),
-            409: OpenApiResponse(description="The conversation is busy with another turn."),
+            409: OpenApiResponse(
+                description="The conversation is busy with another turn, or the "
+                "client_message_id was already used for another message or conversation."
+            ),
         },
     )
     def post(self, request: Request) -> Response:  # pragma: no cover - never routed

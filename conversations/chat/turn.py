@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
 from django.core.exceptions import ObjectDoesNotExist
-from django.db import DatabaseError
+from django.db import DatabaseError, IntegrityError
 from django.utils import timezone
 
 from conversations.agents.selectors import agent_refs
@@ -110,6 +110,7 @@ class ChatTurn:
     _recalled: PendingTurn | None = None
     _owner: str = field(default_factory=lambda: uuid.uuid4().hex)
     _leased: bool = False
+    _created: bool = False  # this turn created the conversation (for its first message)
     _heartbeat: asyncio.Task[None] | None = None
     _user_message: Message | PendingMessage | None = None
     # While the reply streams: what is needed to store it if the stream is closed early.
@@ -121,18 +122,15 @@ class ChatTurn:
         return redact(self.content)
 
     async def open(self) -> None:
-        """Resolve the conversation; the door has validated the message (ChatRequestSerializer)."""
+        """Resolve the conversation; the door has validated the message (ChatRequestSerializer).
+
+        A ``client_message_id`` names one message of the user: sent again, with or without a
+        conversation id, it resumes that message's conversation and answers the stored turn
+        (a client killed during its first turn never learned the conversation's id); sent
+        with another message or into another conversation, it is refused (409).
+        """
         if self.client_message_id:
-            self._recalled = await sync_to_async(pending_turn_recall)(
-                tenant_id=self.tenant.pk,
-                user_id=self.user.pk,
-                client_message_id=self.client_message_id,
-            )
-            if self._recalled and self.conversation_id not in (
-                None,
-                self._recalled.conversation_id,
-            ):
-                self._recalled = None  # the same id sent in another conversation: a new turn
+            await self._resume_resent()
         if self.conversation_id:
             try:
                 self.conversation = await selectors.aconversation_get(
@@ -155,6 +153,45 @@ class ChatTurn:
                 logger.warning("chat: storage unavailable, answering on what the socket knows")
                 self.conversation = self.known
                 self.degraded.append("conversation")
+
+    async def _resume_resent(self) -> None:
+        assert self.client_message_id is not None
+        self._recalled = await sync_to_async(pending_turn_recall)(
+            tenant_id=self.tenant.pk,
+            user_id=self.user.pk,
+            client_message_id=self.client_message_id,
+        )
+        if self._recalled is not None:
+            sent = self._recalled.user_message
+            # Answered while storage was down: _recalled_begun lands it, or replays it.
+            self._check_resent(sent.content, self._recalled.conversation_id)
+            return
+        try:
+            stored = await selectors.amessage_by_client_id(
+                tenant=self.tenant, user=self.user, client_message_id=self.client_message_id
+            )
+        except DatabaseError as exc:
+            if not isinstance(exc, TRANSIENT_STORAGE_ERRORS):
+                raise storage_refused(exc) from exc
+            return  # storage is down: the turn goes on degraded, as any turn does
+        if stored is not None:
+            self._check_resent(stored.content, stored.conversation_id)
+            self.conversation_id = stored.conversation_id
+
+    def _check_resent(self, content: str, conversation_id: str) -> None:
+        """A re-send must be the same message, in the same conversation (or in none)."""
+        if content != self.content:
+            raise ChatError(
+                "client_message_id_reused",
+                "This client_message_id was already used for another message.",
+                status=409,
+            )
+        if self.conversation_id not in (None, conversation_id):
+            raise ChatError(
+                "client_message_id_reused",
+                "This client_message_id was already used in another conversation.",
+                status=409,
+            )
 
     def _known_here(self) -> bool:
         return self.known is not None and self.known.id == self.conversation_id
@@ -344,9 +381,20 @@ class ChatTurn:
             except TRANSIENT_STORAGE_ERRORS:
                 logger.warning("chat: turn lease unavailable, continuing without it")
                 self.degraded.append("turn_lease")
-        user_message, fresh = self._store_user_message()
+        try:
+            user_message, fresh = self._store_user_message()
+        except IntegrityError:
+            twin = self._twin()
+            if twin is None:
+                raise
+            # A twin request with the same client_message_id stored it first, in a
+            # conversation of its own: this turn becomes a re-send of it (next time round).
+            self._leave_for(twin)
+            self._check_resent(twin.content, twin.conversation_id)
+            return None
         stored_reply = None
         if not fresh and isinstance(user_message, Message):
+            self._check_resent(user_message.content, self.conversation.id)
             stored_reply = _replay(self.conversation, user_message)
         replaying = stored_reply is not None
         return _Begun(
@@ -357,6 +405,25 @@ class ChatTurn:
             agents=[] if replaying else self._agents(),
             state=AssistantState() if replaying else self._state(),
         )
+
+    def _twin(self) -> Message | None:
+        if not self.client_message_id:
+            return None
+        return selectors.message_by_client_id(
+            tenant=self.tenant, user=self.user, client_message_id=self.client_message_id
+        )
+
+    def _leave_for(self, twin: Message) -> None:
+        """Give up this turn's conversation for the twin's: release it, or delete it when this
+        turn created it for the message (it holds nothing else)."""
+        assert self.conversation is not None
+        if self._created:
+            services.conversation_delete(conversation=self.conversation)
+            self._created = False
+        elif self._leased:
+            self._release()
+        self._leased = False
+        self.conversation = twin.conversation
 
     def _flush_backlog(self, conversation_id: str) -> None:
         """Store the conversation's turns answered in an outage first, so this one follows
@@ -377,6 +444,7 @@ class ChatTurn:
             return
         try:
             self.conversation = services.conversation_create(tenant=self.tenant, user=self.user)
+            self._created = True
         except TRANSIENT_STORAGE_ERRORS:
             logger.warning("chat: could not create the conversation, continuing", exc_info=True)
             self.degraded.append("conversation_create")

@@ -114,7 +114,19 @@ class Message(models.Model):
     reply_to = models.CharField(max_length=26, blank=True, default="")
     intent_action = models.CharField(max_length=32, blank=True, default="")
     intent_method = models.CharField(max_length=16, blank=True, default="")
-    # Idempotency key from the client (or the retrying writer): one message per key.
+    # Who wrote it: the conversation's user for a user message, null for the assistant's. It
+    # scopes client_message_id: a client's key names one message of that user, whichever
+    # conversation (a first message re-sent has no conversation id to be re-sent with).
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="+",
+        db_index=False,  # the constraint below leads with it and serves its lookups
+        editable=False,
+    )
+    # Idempotency key from the client: one message per user and key.
     client_message_id = models.CharField(max_length=64, null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
 
@@ -126,10 +138,11 @@ class Message(models.Model):
             models.UniqueConstraint(
                 fields=("conversation", "seq"), name="message_conversation_seq"
             ),
+            # Also the index behind message_by_client_id (a re-sent message, any conversation).
             models.UniqueConstraint(
-                fields=("conversation", "client_message_id"),
+                fields=("author", "client_message_id"),
                 condition=models.Q(client_message_id__isnull=False),
-                name="message_client_id_once",
+                name="message_client_id_per_user",
             ),
         )
         indexes = (

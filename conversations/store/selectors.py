@@ -54,6 +54,16 @@ def conversation_get(*, tenant: Tenant, user: User, conversation_id: str) -> Con
     return Conversation.objects.for_tenant(tenant).get(id=str(conversation_id), user=user)
 
 
+def message_by_client_id(*, tenant: Tenant, user: User, client_message_id: str) -> Message | None:
+    """The user's message sent under ``client_message_id``, in whichever conversation."""
+    return (
+        Message.objects.for_tenant(tenant)
+        .filter(author=user, client_message_id=client_message_id)
+        .select_related("conversation")
+        .first()
+    )
+
+
 # A cursor is "n" (older: the next page) or "p" (newer: the previous page), then the keyset
 # position: microseconds since the epoch and an id. Every string matching CURSOR_PATTERN is a
 # valid position, so the OpenAPI document can say exactly what a cursor is.
@@ -195,4 +205,5 @@ def message_all(*, conversation: Conversation) -> list[Message]:
 # Async twins for the consumer and the chat turn: the same code on Django's sync thread.
 # Async entry points for consumers and the chat service: the same code on Django's sync thread.
 aconversation_get = sync_to_async(conversation_get)
+amessage_by_client_id = sync_to_async(message_by_client_id)
 amessage_recent = sync_to_async(message_recent)

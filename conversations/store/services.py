@@ -150,7 +150,7 @@ def _next_seq(
 
 _INSERT_COLUMNS = (
     "id", "tenant_id", "conversation_id", "seq", "role", "content", "token_count", "metadata",
-    "reply_to", "intent_action", "intent_method", "client_message_id", "created_at",
+    "reply_to", "intent_action", "intent_method", "author_id", "client_message_id", "created_at",
 )  # fmt: skip
 
 
@@ -182,6 +182,7 @@ def _insert_message(message: Message) -> None:
         message.token_count,
         encrypt_text(json.dumps(message.metadata, cls=DjangoJSONEncoder)),
         *_plain_labels(message.metadata),
+        message.author_id,
         message.client_message_id,
         connection.ops.adapt_datetimefield_value(message.created_at),
     ]
@@ -216,8 +217,11 @@ def message_add(
 
     Idempotent under ``client_message_id`` (the client's key) and under ``message_id`` (an id
     chosen before a write that may be retried): a key the conversation already has returns the
-    stored message (``created=False``) and changes nothing. ``assistant_state`` replaces the
-    conversation's assistant state in the same statement (a reply and the state it leaves).
+    stored message (``created=False``) and changes nothing. The same ``client_message_id`` in
+    another conversation of the same user is an ``IntegrityError`` (one key, one message per
+    user: the chat turn finds that message with ``message_by_client_id``). ``assistant_state``
+    replaces the conversation's assistant state in the same statement (a reply and the state
+    it leaves).
     """
     if role not in Message.Role.values:
         raise ValidationError(f"Unknown role {role!r}.", code="invalid_role")
@@ -229,6 +233,7 @@ def message_add(
         content=content,
         token_count=count_tokens(content),
         metadata=metadata or {},
+        author_id=conversation.user_id if role == Message.Role.USER else None,
         client_message_id=client_message_id,
         created_at=created_at or timezone.now(),
     )
