@@ -53,12 +53,4 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(authors_and_one_message_per_key, migrations.RunPython.noop),
-        migrations.AddConstraint(
-            model_name="message",
-            constraint=models.UniqueConstraint(
-                condition=models.Q(("client_message_id__isnull", False)),
-                fields=("author", "client_message_id"),
-                name="message_client_id_per_user",
-            ),
-        ),
     ]
