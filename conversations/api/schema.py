@@ -40,7 +40,7 @@ _ERROR_TEXT = {
     "401": "Not authenticated.",
     "403": "Authenticated, but not allowed (no tenant, or not allowed to change this object).",
     "404": "Not found, or not the caller's.",
-    "406": "The Accept header asks for something other than JSON.",
+    "406": "The Accept header accepts none of the types the operation answers in.",
     "409": "The conversation is busy with another turn.",
     "413": "The request body is larger than the server accepts.",
     "415": "The body is not JSON.",

@@ -8,7 +8,7 @@ check and throttling are DRF's own classes, run the way an APIView runs them.
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -17,6 +17,8 @@ from django.http.response import HttpResponseBase
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions
 from rest_framework.authentication import TokenAuthentication
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import BaseRenderer, JSONRenderer
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
@@ -29,8 +31,29 @@ from conversations.store.outage import TRANSIENT_STORAGE_ERRORS
 from conversations.tenancy.permissions import request_tenant, request_user
 
 
+class EventStreamRenderer(BaseRenderer):
+    """``text/event-stream`` as content negotiation sees it; ``_stream`` writes the events."""
+
+    media_type = "text/event-stream"
+
+
+class _ChatNegotiation(DefaultContentNegotiation):
+    def filter_renderers(
+        self, renderers: Iterable[BaseRenderer], format: str
+    ) -> list[BaseRenderer]:
+        # The chat takes no ``?format=``: the Accept header alone picks JSON or the stream.
+        return list(renderers)
+
+
 class _ChatAPIView(APIView):
-    """Lends DRF's authentication, parsers, permission and throttles to the async view."""
+    """Lends DRF's content negotiation, authentication, parsers, permissions and throttles.
+
+    JSON comes first, so a missing Accept header or ``*/*`` gets the JSON answer; anything
+    neither JSON nor the stream accepts (``application/xml``, ``text/html``) is a 406.
+    """
+
+    renderer_classes = [JSONRenderer, EventStreamRenderer]
+    content_negotiation_class = _ChatNegotiation
 
 
 def _authorize(request: HttpRequest) -> tuple[Request, _ChatAPIView]:
@@ -41,7 +64,10 @@ def _authorize(request: HttpRequest) -> tuple[Request, _ChatAPIView]:
     view.request = drf_request
     view.headers = {}
     view.format_kwarg = None
-    # Authentication, IsTenantMember (sets the tenant) and throttles, as APIView.initial does.
+    # Content negotiation, authentication, IsTenantMember (sets the tenant) and throttles, in
+    # APIView.initial's order: a 406 comes before anything else is looked at or stored.
+    renderer, media_type = view.perform_content_negotiation(drf_request)
+    drf_request.accepted_renderer, drf_request.accepted_media_type = renderer, media_type
     view.perform_authentication(drf_request)
     view.check_permissions(drf_request)
     view.check_throttles(drf_request)
@@ -119,7 +145,7 @@ async def chat(request: HttpRequest) -> HttpResponseBase:
         return storage_unavailable() if exc.status == 503 else json_error(exc.status, exc.detail)
 
     runner = TurnRunner(turn)
-    if "text/event-stream" in request.headers.get("Accept", ""):
+    if isinstance(drf_request.accepted_renderer, EventStreamRenderer):
         response = StreamingHttpResponse(_stream(runner), content_type="text/event-stream")
         response["Cache-Control"] = "no-cache"
         response["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once

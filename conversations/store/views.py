@@ -10,7 +10,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.exceptions import ValidationError
-from rest_framework.negotiation import BaseContentNegotiation
+from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import BaseRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -122,12 +122,29 @@ class ConversationMessagesView(ConversationOwnedView):
         )
 
 
-class _ExportNegotiation(BaseContentNegotiation):
-    """The export's ``?format=`` names the file format, not a DRF renderer (errors are JSON)."""
+class _ExportFormat(BaseRenderer):
+    """A file format of the export as content negotiation sees it; the view writes the file."""
+
+    def __init__(self, fmt: str) -> None:
+        self.format = fmt
+        self.media_type = FORMATS[fmt][0].partition(";")[0]  # matched without its charset
+
+
+class _ExportNegotiation(DefaultContentNegotiation):
+    """The export's ``?format=`` names the file format, not a DRF renderer (errors are JSON).
+
+    The Accept header is held against that format's media type with DRF's own matching, so
+    ``text/markdown``, ``text/*`` or ``*/*`` take the default Markdown file and anything else
+    is a 406, like every other view's answer to an Accept it cannot satisfy. An unknown format
+    is left to the view, whose 400 names the formats there are.
+    """
 
     def select_renderer(
         self, request: Request, renderers: Iterable[BaseRenderer], format_suffix: str | None = None
     ) -> tuple[BaseRenderer, str]:
+        fmt = request.query_params.get("format", "markdown")
+        if fmt in FORMATS:
+            super().select_renderer(request, [_ExportFormat(fmt)], format_suffix)
         renderer = next(iter(renderers))
         return renderer, renderer.media_type
 

@@ -146,6 +146,72 @@ async def test_a_client_that_goes_away_mid_stream_finds_the_whole_reply_stored(
     assert conversation.turn_owner == ""  # the turn lease was released
 
 
+# --- What the client accepts ------------------------------------------------------------------
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def stored_rows() -> tuple[int, int]:
+    # cross-tenant: the test counts every row stored anywhere.
+    return Conversation.objects.cross_tenant().count(), Message.objects.cross_tenant().count()
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("accept", ["application/xml", "text/html", "image/png, application/*+xml"])
+def test_a_turn_asking_for_what_chat_cannot_answer_is_a_406_and_stores_nothing(
+    world: World, agents: Any, accept: str
+) -> None:
+    chat = Chat(world, world.owner)
+    chat.say("hello")  # an open conversation the refused turns could have been stored in
+    before = stored_rows()
+    for extra in ({}, {"conversation_id": chat.conversation_id}):
+        body = {"message": "list my agents", **extra}
+        response = chat.client.post(URL, body, format="json", HTTP_ACCEPT=accept)
+        assert response.status_code == 406, response.content
+        assert response["Content-Type"] == "application/json"
+        assert response.json() == {"detail": "Could not satisfy the request Accept header."}
+    assert stored_rows() == before
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize(
+    ("accept", "answer"),
+    [
+        (None, "application/json"),
+        ("application/json", "application/json"),
+        ("application/json; charset=utf-8", "application/json"),
+        ("application/*", "application/json"),
+        ("*/*", "application/json"),
+        (BROWSER_ACCEPT, "application/json"),
+        ("text/event-stream", "text/event-stream"),
+        ("text/*", "text/event-stream"),
+        ("text/event-stream, */*", "text/event-stream"),
+    ],
+)
+async def test_a_turn_answers_json_or_the_stream_as_drf_negotiates_the_accept_header(
+    world: World, agents: Any, accept: str | None, answer: str
+) -> None:
+    token = await sync_to_async(token_issue)(user=world.owner)
+    headers = {"Authorization": f"Token {token}", **({"Accept": accept} if accept else {})}
+    response = await AsyncClient().post(
+        URL, {"message": "list my agents"}, content_type="application/json", headers=headers
+    )
+    assert response.status_code == 200
+    assert response["Content-Type"] == answer
+    if answer == "text/event-stream":
+        raw = b"".join([part async for part in response.streaming_content]).decode()
+        assert raw.startswith("event: intent") and "event: done" in raw
+    else:
+        assert response.json()["intent"]["action_type"] == "query_info"
+    for _ in range(50):  # a streamed turn stores its reply as the stream ends
+        if (await sync_to_async(stored_rows)())[1] == 2:
+            break
+        await asyncio.sleep(0.05)
+    rows = await sync_to_async(stored_rows)()
+    await sync_to_async(connections.close_all)()
+    assert rows == (1, 2)
+
+
 # --- The five journeys, offline tier ----------------------------------------------------------
 
 
@@ -442,3 +508,5 @@ def test_the_openapi_document_describes_the_chat_turn(world: World) -> None:
     assert operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].endswith(
         "ChatMessageRequest"
     )
+    refused = operation["responses"]["406"]["content"]["application/json"]["schema"]
+    assert refused == {"$ref": "#/components/schemas/Error"}

@@ -223,6 +223,59 @@ def test_an_unknown_export_format_is_a_400(world: World) -> None:
     assert "format" in response.json()
 
 
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+@pytest.mark.parametrize(
+    ("fmt", "accept"),
+    [
+        ("markdown", "application/xml"),
+        ("json", "application/xml"),
+        ("markdown", "application/json"),
+        (None, "application/json"),  # the default format is Markdown
+        ("json", "text/markdown"),
+        ("json", "text/*"),
+    ],
+)
+def test_an_export_asking_for_a_type_other_than_its_formats_is_a_406(
+    world: World, fmt: str | None, accept: str
+) -> None:
+    conversation = make_conversation(world, messages=2)
+    query = {"format": fmt} if fmt else {}
+    response = world.client(world.owner).get(
+        f"{BASE}{conversation.id}/export/", query, HTTP_ACCEPT=accept
+    )
+    assert response.status_code == 406
+    assert response["Content-Type"] == "application/json"
+    assert response.json() == {"detail": "Could not satisfy the request Accept header."}
+
+
+@pytest.mark.parametrize(
+    ("fmt", "accept", "answer"),
+    [
+        (None, None, "text/markdown"),
+        (None, "*/*", "text/markdown"),
+        ("markdown", "text/markdown", "text/markdown"),
+        ("markdown", "text/*", "text/markdown"),
+        ("markdown", BROWSER_ACCEPT, "text/markdown"),
+        ("json", None, "application/json"),
+        ("json", "application/json", "application/json"),
+        ("json", "application/*", "application/json"),
+        ("json", BROWSER_ACCEPT, "application/json"),
+    ],
+)
+def test_an_export_answers_an_accept_of_its_formats_type_or_any_type(
+    world: World, fmt: str | None, accept: str | None, answer: str
+) -> None:
+    conversation = make_conversation(world, messages=2)
+    query = {"format": fmt} if fmt else {}
+    headers = {"HTTP_ACCEPT": accept} if accept else {}
+    response = world.client(world.owner).get(f"{BASE}{conversation.id}/export/", query, **headers)
+    assert response.status_code == 200
+    assert response["Content-Type"].partition(";")[0] == answer
+    assert "message 2" in response.content.decode()
+
+
 @pytest.mark.parametrize(
     "body",
     [
@@ -315,6 +368,8 @@ def test_the_openapi_document_describes_the_api(world: World) -> None:
         "/api/v1/conversations/{conversation_id}/export/",
     ):
         assert path in paths
+        refused = paths[path]["get"]["responses"]["406"]["content"]["application/json"]
+        assert refused["schema"] == {"$ref": "#/components/schemas/Error"}
     docs = world.client(None).get("/api/docs/")
     assert docs.status_code == 200
     # Swagger UI comes from our own static files: the page works without internet access.
