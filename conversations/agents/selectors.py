@@ -4,27 +4,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from django.utils.text import slugify
 
+from conversations.api.pagination import Page, by_name
 from conversations.models import Agent, AgentRun, Tenant
 from intents.types import AgentRef
 
 NAME_MAX = 80
-# "n" (the next page) or "p" (the previous one), then the name the page starts after (or
-# before). Names are unique per tenant, so the name alone is a stable keyset position, and
-# every string matching the pattern is a valid cursor.
-AGENT_CURSOR_PATTERN = r"^[np][A-Za-z0-9_-]{1,80}$"
 # How many of the tenant's agents the classifiers see (the prompt bounds tokens as well).
 AGENTS_IN_CONTEXT = 50
-
-
-@dataclass(frozen=True)
-class AgentPage:
-    items: list[Agent]
-    next_cursor: str | None
-    previous_cursor: str | None
 
 
 def agent_name(value: str) -> str:
@@ -48,28 +37,9 @@ def agent_unique_name(*, tenant: Tenant, base: str) -> str:
     return f"{base}-{n}"
 
 
-def agent_list(*, tenant: Tenant, limit: int = 50, cursor: str | None = None) -> AgentPage:
-    """One page of the tenant's agents by name; keyset pagination on the (unique) name."""
-    qs = Agent.objects.for_tenant(tenant)
-    backwards = bool(cursor) and cursor is not None and cursor[0] == "p"
-    if cursor:
-        name = cursor[1:]
-        qs = qs.filter(name__lt=name).order_by("-name") if backwards else qs.filter(name__gt=name)
-    if not backwards:
-        qs = qs.order_by("name")
-    rows = list(qs[: limit + 1])
-    more = len(rows) > limit
-    rows = rows[:limit]
-    if backwards:
-        rows.reverse()
-        has_previous, has_next = more, True
-    else:
-        has_previous, has_next = cursor is not None, more
-    return AgentPage(
-        items=rows,
-        next_cursor=f"n{rows[-1].name}" if rows and has_next else None,
-        previous_cursor=f"p{rows[0].name}" if rows and has_previous else None,
-    )
+def agent_list(*, tenant: Tenant, limit: int = 50, cursor: str | None = None) -> Page[Agent]:
+    """One page of the tenant's agents by name (unique per tenant, so a stable position)."""
+    return by_name(Agent.objects.for_tenant(tenant), limit=limit, cursor=cursor)
 
 
 def agent_get(*, tenant: Tenant, agent_id: str) -> Agent:

@@ -6,7 +6,6 @@ from typing import Any
 
 from rest_framework import serializers
 
-from conversations.agents.selectors import AGENT_CURSOR_PATTERN
 from conversations.agents.services import CONFIG_KEYS
 from conversations.api.fields import (
     StrictBooleanField,
@@ -15,6 +14,7 @@ from conversations.api.fields import (
     StrictSerializer,
     no_nul,
 )
+from conversations.api.pagination import NAME_CURSOR_PATTERN
 from conversations.models import Agent
 from conversations.store.serializers import ListQuerySerializer, PageSerializer
 
@@ -24,7 +24,7 @@ AGENT_NAME_PATTERN = r"^[A-Za-z0-9 _-]*[A-Za-z0-9][A-Za-z0-9 _-]*$"
 
 class AgentListQuerySerializer(ListQuerySerializer):
     cursor = StrictRegexField(
-        AGENT_CURSOR_PATTERN, required=False, help_text="From `next`/`previous`."
+        NAME_CURSOR_PATTERN, required=False, help_text="From `next`/`previous`."
     )
 
 
