@@ -390,6 +390,15 @@ SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", default=True)
 if env_bool("OMNIFORGE_TRUST_X_FORWARDED_PROTO", default=False):
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 
+# Kept at WARNING whatever LOG_LEVEL says, because at DEBUG they write what a request carries
+# (checked against the installed versions): openai ("Request options: … json_data") and LiteLLM
+# (the request as a curl command, the raw response) write whole prompts, the user's message and
+# its context; LiteLLM Router and LiteLLM Proxy share LiteLLM's handler and write call arguments
+# alike; hpack writes every header of the HTTP/2 requests Daphne decodes, tokens and cookies
+# included. httpx only names each request, at INFO, and litellm's import sets it to WARNING
+# anyway: listed so that its level does not change mid-run. httpcore and urllib3 log connection
+# events and status lines, never a body or a request header, so they follow LOG_LEVEL.
+_PAYLOAD_LOGGERS = ("openai", "LiteLLM", "LiteLLM Router", "LiteLLM Proxy", "hpack", "httpx")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -398,7 +407,6 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {
         "django.db.backends": {"level": "INFO"},
-        "httpx": {"level": "WARNING"},
-        "LiteLLM": {"level": "WARNING"},
+        **{name: {"level": "WARNING"} for name in _PAYLOAD_LOGGERS},
     },
 }

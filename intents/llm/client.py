@@ -292,6 +292,15 @@ async def _call(messages: list[dict[str, str]]) -> tuple[Any, int, str]:
     attempts = 0
     while True:
         attempts += 1
+        # The provider SDK's own DEBUG lines carry the prompt, so config/settings.py silences
+        # them; this one says what they would, minus what the user wrote.
+        logger.debug(
+            "intent LLM attempt %d: %s, %d message(s), timeout %.1fs",
+            attempts,
+            config.model,
+            len(messages),
+            timeout,
+        )
         try:
             response = await asyncio.wait_for(
                 litellm.acompletion(**request), timeout * WAIT_FOR_SLACK + WAIT_FOR_EXTRA_S
