@@ -46,7 +46,11 @@ class SkillCreationSession(models.Model):
             models.UniqueConstraint(fields=("tenant", "session_id"), name="skill_session_unique")
         ]
         indexes = [
-            # sessions_list: a member's sessions (or the tenant's), newest first, by status.
+            # sessions_page: a member's sessions, newest first (the id breaks ties).
+            models.Index(fields=("tenant", "user", "-updated_at", "-id"), name="skill_s_user_page"),
+            # sessions_page: a tenant admin's view, the tenant's sessions newest first.
+            models.Index(fields=("tenant", "-updated_at", "-id"), name="skill_s_tenant_page"),
+            # session_open_in: a user's latest active session; sessions_page with ?status=.
             models.Index(fields=("tenant", "user", "status", "-updated_at"), name="skill_s_user"),
             # retention_run: sessions idle since a date, or in a status since a date.
             models.Index(fields=("status", "last_activity_at"), name="skill_s_idle"),

@@ -7,7 +7,9 @@ from typing import Any
 from django.conf import settings
 from rest_framework import serializers
 
-from conversations.api.fields import StrictCharField, StrictSerializer, not_blank
+from conversations.api.fields import StrictCharField, StrictRegexField, StrictSerializer, not_blank
+from conversations.api.pagination import NAME_CURSOR_PATTERN
+from conversations.store.serializers import ListQuerySerializer, PageSerializer
 from skill_sessions.flow import summary_lines
 from skill_sessions.models import Skill, SkillCreationSession
 from skill_sessions.services import LoadedSession
@@ -33,8 +35,14 @@ class SkillMessageSerializer(StrictSerializer):
         return fields
 
 
-class SkillSessionQuerySerializer(StrictSerializer):
+class SkillSessionQuerySerializer(StrictSerializer, ListQuerySerializer):
     status = serializers.ChoiceField(choices=STATUSES, required=False)
+
+
+class SkillListQuerySerializer(ListQuerySerializer):
+    cursor = StrictRegexField(
+        NAME_CURSOR_PATTERN, required=False, help_text="From `next`/`previous`."
+    )
 
 
 class SkillTurnSerializer(serializers.Serializer[Any]):
@@ -97,3 +105,11 @@ class SkillSerializer(serializers.ModelSerializer[Skill]):
         model = Skill
         fields = ("id", "name", "description", "definition", "session_id", "created_by",
                   "created_at")  # fmt: skip
+
+
+class SkillSessionPageSerializer(PageSerializer):
+    results = SkillSessionListItemSerializer(many=True)
+
+
+class SkillPageSerializer(PageSerializer):
+    results = SkillSerializer(many=True)

@@ -22,6 +22,7 @@ from django.db.models import QuerySet
 from django.utils import timezone
 
 from conversations.agents.selectors import agent_name
+from conversations.api.pagination import Page, by_name, newest_first
 from conversations.models import Membership, Tenant
 from conversations.models.fields import decrypt_text, encrypt_text
 from skill_sessions.context import SkillContext, UnreadableContext, context_dumps, context_loads
@@ -184,12 +185,13 @@ def sessions_visible(*, tenant: Tenant, user: User) -> QuerySet[SkillCreationSes
     return rows if is_admin else rows.filter(user=user)
 
 
-def sessions_list(
-    *, tenant: Tenant, user: User, status: str | None = None
-) -> QuerySet[SkillCreationSession]:
-    rows = sessions_visible(tenant=tenant, user=user)
+def sessions_page(
+    *, tenant: Tenant, user: User, status: str | None = None, limit: int, cursor: str | None
+) -> Page[SkillCreationSession]:
+    """One page of the sessions the caller sees, most recently updated first."""
+    rows = sessions_visible(tenant=tenant, user=user).select_related("user")
     rows = rows.filter(status=status) if status else rows.exclude(status=Status.DELETED)
-    return rows.order_by("-updated_at")
+    return newest_first(rows, field="updated_at", limit=limit, cursor=cursor)
 
 
 def session_open_in(
@@ -252,3 +254,9 @@ def skill_create(
 
 def skills_list(*, tenant: Tenant) -> QuerySet[Skill]:
     return Skill.objects.for_tenant(tenant).order_by("name")
+
+
+def skills_page(*, tenant: Tenant, limit: int, cursor: str | None) -> Page[Skill]:
+    """One page of the tenant's skills by name, as the chat lists them."""
+    rows = Skill.objects.for_tenant(tenant).select_related("created_by")
+    return by_name(rows, limit=limit, cursor=cursor)

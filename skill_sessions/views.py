@@ -16,6 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from conversations.api.pagination import page_url
 from conversations.models import new_id
 from conversations.tenancy.permissions import request_tenant, request_user
 from intents.redaction import redact
@@ -24,9 +25,12 @@ from skill_sessions.flow import Step, skill_start, skill_step
 from skill_sessions.generate import generate_definition
 from skill_sessions.models import Skill, SkillCreationSession
 from skill_sessions.serializers import (
+    SkillListQuerySerializer,
     SkillMessageSerializer,
+    SkillPageSerializer,
     SkillSerializer,
     SkillSessionListItemSerializer,
+    SkillSessionPageSerializer,
     SkillSessionQuerySerializer,
     SkillSessionSerializer,
     SkillTurnSerializer,
@@ -93,17 +97,26 @@ def _turn(row: SkillCreationSession, step: Step) -> dict[str, Any]:
 class SkillSessionListView(APIView):
     @extend_schema(
         parameters=[SkillSessionQuerySerializer],
-        responses=SkillSessionListItemSerializer(many=True),
+        responses=SkillSessionPageSerializer,
+        operation_id="skill_sessions_list",
     )
     def get(self, request: Request) -> Response:
         query = SkillSessionQuerySerializer(data=request.query_params.dict())
         query.is_valid(raise_exception=True)
-        rows = services.sessions_list(
+        page = services.sessions_page(
             tenant=request_tenant(request),
             user=request_user(request),
             status=query.validated_data.get("status"),
-        ).select_related("user")[:200]
-        return Response(SkillSessionListItemSerializer(rows, many=True).data)
+            limit=query.validated_data["limit"],
+            cursor=query.validated_data.get("cursor"),
+        )
+        return Response(
+            {
+                "results": SkillSessionListItemSerializer(page.items, many=True).data,
+                "next": page_url(request, "cursor", page.next_cursor),
+                "previous": page_url(request, "cursor", page.previous_cursor),
+            }
+        )
 
     @extend_schema(request=SkillMessageSerializer, responses={201: SkillTurnSerializer})
     def post(self, request: Request) -> Response:
@@ -150,10 +163,26 @@ class SkillSessionMessagesView(APIView):
 
 
 class SkillListView(APIView):
-    @extend_schema(responses=SkillSerializer(many=True))
+    @extend_schema(
+        parameters=[SkillListQuerySerializer],
+        responses=SkillPageSerializer,
+        operation_id="skills_list",
+    )
     def get(self, request: Request) -> Response:
-        rows = services.skills_list(tenant=request_tenant(request)).select_related("created_by")
-        return Response(SkillSerializer(rows[:500], many=True).data)
+        query = SkillListQuerySerializer(data=request.query_params.dict())
+        query.is_valid(raise_exception=True)
+        page = services.skills_page(
+            tenant=request_tenant(request),
+            limit=query.validated_data["limit"],
+            cursor=query.validated_data.get("cursor"),
+        )
+        return Response(
+            {
+                "results": SkillSerializer(page.items, many=True).data,
+                "next": page_url(request, "cursor", page.next_cursor),
+                "previous": page_url(request, "cursor", page.previous_cursor),
+            }
+        )
 
 
 class SkillDetailView(APIView):

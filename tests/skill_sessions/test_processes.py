@@ -61,7 +61,7 @@ def test_a_new_process_continues_the_same_session(world: World) -> None:
         response = client.post(f"{URL}{sid}/messages/", {"message": message}, format="json")
         assert response.status_code == 200, response.content
     assert response.json()["status"] == "completed"
-    assert client.get("/api/v1/skills/").json()[0]["session_id"] == sid
+    assert client.get("/api/v1/skills/").json()["results"][0]["session_id"] == sid
 
 
 @pytest.mark.skipif(not os.environ.get("REDIS_URL"), reason="a real worker needs the broker")
