@@ -83,6 +83,23 @@ def subprocess_database_url() -> str:
     return f"postgres://{params['USER']}{password}@{host}:{port}/{params['NAME']}"
 
 
+def columns_holding(text: str) -> list[str]:
+    """Every ``table.column`` of the database whose stored value holds ``text`` (case-blind),
+    read with SQL rather than through the models: what a copy of the database gives away."""
+    found: set[str] = set()
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names(cursor):
+            cursor.execute(f"SELECT * FROM {connection.ops.quote_name(table)}")
+            columns = [column[0] for column in cursor.description]
+            for row in cursor.fetchall():
+                found |= {
+                    f"{table}.{column}"
+                    for column, value in zip(columns, row, strict=True)
+                    if text.lower() in str(value).lower()
+                }
+    return sorted(found)
+
+
 @pytest.fixture
 def servers() -> Iterator[list[Any]]:
     """Daphne processes a test starts (``tests.live.Server``), stopped when it ends."""

@@ -21,6 +21,8 @@ from conversations.assistant.text import (
     as_written,
     called,
     display,
+    generated_name,
+    name_objects,
     numbered,
     with_title,
 )
@@ -47,8 +49,8 @@ LABELS = {
     "schedule": "Schedule",
     "details": "Details",
 }
-# Words a generated agent name leaves out ("our jira board" -> jira-...).
-NAME_STOPWORDS = frozenset((
+# Words that say nothing of what an agent does: two agents are compared on their other words.
+FILLER_WORDS = frozenset((
     "the", "a", "an", "our", "my", "for", "of", "to", "on", "in", "and", "any", "all", "that",
     "when", "with", "from", "every", "monitor", "monitors", "watch", "watches", "daily",
     "weekly", "monthly", "hourly", "new", "board", "than", "more", "de", "la", "le", "les",
@@ -366,7 +368,7 @@ def proposal_accepted(turn: Turn, state: AssistantState, text: str) -> Outcome:
 
 
 def _words(value: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]{3,}", value.lower()) if w not in NAME_STOPWORDS}
+    return {w for w in re.findall(r"[a-z0-9]{3,}", value.lower()) if w not in FILLER_WORDS}
 
 
 def _when_key(value: str) -> tuple[frozenset[str], str]:
@@ -446,20 +448,18 @@ def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
 
 
 def _agent_name_for(gathered: Mapping[str, str]) -> str:
-    """A readable slug: source, the last words of what it watches, and what it is."""
+    """The name the user gave, else one made of the product's words: the source, the objects
+    of what it watches, and what it is ("jira-tickets-monitor")."""
     if gathered.get("name"):
         return gathered["name"]
-    source = gathered.get("source", "").replace("_", "-")
-    skip = NAME_STOPWORDS | set(source.split("-"))
-    watched = gathered.get("trigger") or gathered.get("task", "")
-    words = [w for w in re.findall(r"[a-z0-9]+", watched.lower()) if w not in skip]
     action = (gathered.get("action") or "").lower()
     role = "reporter" if re.search(r"summar|report|digest", action) else "monitor"
     if gathered.get("task"):
         role = "sync"
-    if words and re.search(r"summar|report|digest|alert|monitor", words[-1]):
-        role = ""
-    return "-".join(part for part in [source, *words[:3], role] if part) or "agent"
+    watched = gathered.get("trigger") or gathered.get("task", "")
+    return generated_name(
+        tool=gathered.get("source", ""), objects=name_objects(watched), role=role, fallback="agent"
+    )
 
 
 def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outcome:

@@ -66,14 +66,10 @@ def test_screenshots_of_a_real_conversation(
     chat = ChatPage.open(new_context(), daphne)
     for text in WIZARD:
         chat.ask(text)
-    expect(chat.finished_answers.last).to_contain_text(
-        "Done! I've created jira-overdue-tickets-monitor"
-    )
+    expect(chat.finished_answers.last).to_contain_text("Done! I've created jira-tickets-monitor")
     listing = chat.ask("list my agents")
     expect(listing.locator("li[data-choice]")).to_have_count(3)
-    expect(listing.locator("li[data-choice]").nth(1)).to_contain_text(
-        "jira-overdue-tickets-monitor"
-    )
+    expect(listing.locator("li[data-choice]").nth(1)).to_contain_text("jira-tickets-monitor")
     row = chat.row(chat.conversation_id)
     row.hover()
     row.get_by_role("button", name=re.compile("^Rename")).click()

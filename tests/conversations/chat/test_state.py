@@ -60,7 +60,7 @@ def test_the_wizard_finishes_after_a_patch_in_the_middle(world: World) -> None:
     patch_metadata(world, chat, {"wizard": None, "colour": "green"})
     done = chat.reply("Every morning at 9am")
 
-    assert done.startswith("Done! I've created jira-overdue-tickets-monitor, an agent that")
+    assert done.startswith("Done! I've created jira-tickets-monitor, an agent that")
     agent = Agent.objects.for_tenant(world.tenant_a).get()
     assert agent.config["source"] == "jira"
     assert agent.config["schedule"] == "Every day at 09:00 (UTC)"
