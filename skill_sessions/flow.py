@@ -16,6 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from conversations.assistant.slots import name_in, strip_acknowledgement, without_name
+from conversations.assistant.text import generated_name, name_objects
+from intents.offline.entities import extract_entities
+from intents.offline.lexicon import SKILL_ROLES
 from skill_sessions.context import SkillContext
 
 _PURPOSE_RE = re.compile(
@@ -54,27 +57,6 @@ QUESTIONS = {
     "date, a category)?",
     "examples": "Could you give me one example: an input and the output you'd expect?",
 }
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "that",
-        "and",
-        "or",
-        "of",
-        "to",
-        "into",
-        "from",
-        "for",
-        "with",
-        "in",
-        "on",
-        "my",
-        "our",
-        "your",
-    ]
-)
 
 
 @dataclass(frozen=True)
@@ -88,9 +70,13 @@ def _clean(text: str) -> str:
     return strip_acknowledgement(text).strip(" .!")
 
 
-def _slug(text: str) -> str:
-    words = [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in _STOP]
-    return "-".join(words[:4])[:60] or "new-skill"
+def _generated_name(purpose: str) -> str:
+    """A name made of the product's words ("totals-invoices-extractor"): the tool and the
+    objects the purpose speaks of, and the role of its verb; never any other word of it."""
+    tool = extract_entities(purpose).get("source", "").split(",")[0]
+    words = re.findall(r"[^\W\d_]+", purpose.lower())
+    role = next((r for w in words for stem, r in SKILL_ROLES if w.startswith(stem)), "")
+    return generated_name(tool=tool, objects=name_objects(purpose), role=role, fallback="new-skill")
 
 
 def _missing(context: SkillContext) -> list[str]:
@@ -130,7 +116,7 @@ def _read_opening(context: SkillContext, message: str) -> None:
             context.inputs = source.group("in").strip(" .")
     context.name = name_in(message) or context.name
     if context.purpose and not context.name:
-        context.name = _slug(context.purpose)
+        context.name = _generated_name(context.purpose)
 
 
 def _read_answer(context: SkillContext, message: str) -> None:
@@ -147,7 +133,7 @@ def _read_answer(context: SkillContext, message: str) -> None:
     field = context.asking or (_missing(context) or [""])[0]
     if field == "purpose":
         context.purpose = answer[:300]
-        context.name = context.name or _slug(answer)
+        context.name = context.name or _generated_name(answer)
     elif field == "inputs":
         context.inputs = answer[:200]
     elif field == "outputs":

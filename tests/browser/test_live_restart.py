@@ -99,9 +99,9 @@ def test_a_skill_started_before_a_restart_is_finished_after_it(
     # A new server process: the session is read back from storage and goes on where it was.
     confirm = chat.ask("input: 3rd of March 2024 -> output: 2024-03-03")
     expect(confirm).to_contain_text("Shall I create it?")
-    expect(chat.ask("yes")).to_contain_text("Done! I've created the skill turns-messy-dates-iso")
+    expect(chat.ask("yes")).to_contain_text("Done! I've created the skill dates-converter")
     session = SkillCreationSession.objects.for_tenant(olivia.tenant_a).get()
     assert (session.status, session.version) == ("completed", 4)
-    assert Skill.objects.for_tenant(olivia.tenant_a).get().name == "turns-messy-dates-iso"
-    expect(chat.ask("what skills do I have?")).to_contain_text("turns-messy-dates-iso - turns")
+    assert Skill.objects.for_tenant(olivia.tenant_a).get().name == "dates-converter"
+    expect(chat.ask("what skills do I have?")).to_contain_text("dates-converter - turns")
     assert not chat.errors

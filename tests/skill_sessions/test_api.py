@@ -39,10 +39,10 @@ def test_a_session_runs_from_start_to_a_skill(world: World) -> None:
         assert say(client, sid, message).status_code == 200
     done = say(client, sid, "yes").json()
     assert (done["state"], done["status"], done["skill_name"]) == (
-        "completed", "completed", "turns-messy-dates-iso",
+        "completed", "completed", "dates-converter",
     )  # fmt: skip
     skills = client.get(SKILLS).json()["results"]
-    assert [s["name"] for s in skills] == ["turns-messy-dates-iso"]
+    assert [s["name"] for s in skills] == ["dates-converter"]
     assert skills[0]["definition"]["outputs"][0]["description"] == "ISO 8601"
     detail = client.get(f"{URL}{sid}/").json()
     assert detail["status"] == "completed" and len(detail["history"]) == 8

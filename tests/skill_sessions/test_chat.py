@@ -31,14 +31,14 @@ def test_a_skill_is_built_in_the_chat_and_then_listed(world: World) -> None:
     confirm = chat.reply('input: invoice-123.pdf -> output: {"total": 10, "currency": "EUR"}')
     assert confirm.startswith("Here's the skill I'll create:")
     done = chat.reply("yes")
-    assert done.startswith("Done! I've created the skill extracts-totals-pdf-invoices")
+    assert done.startswith("Done! I've created the skill totals-invoices-extractor")
     row = SkillCreationSession.objects.for_tenant(world.tenant_a).get()
     assert (row.status, row.state, row.version) == ("completed", "completed", 5)
     assert row.conversation_id == chat.conversation_id
     skill = Skill.objects.for_tenant(world.tenant_a).get()
     assert skill.session_id == row.session_id and skill.created_by == world.owner
     listed = chat.reply("what skills do I have?")
-    assert "1. extracts-totals-pdf-invoices" in listed
+    assert "1. totals-invoices-extractor" in listed
     conversation = Conversation.objects.for_tenant(world.tenant_a).get()
     assert "skill_session" not in conversation.assistant_state  # closed with the session
 
