@@ -29,6 +29,7 @@ from skill_sessions.retention import retention_run
 class SkillCreationSessionAdmin(TenantScopedAdmin):
     list_display = ("session_id", "tenant", "user", "state", "status", "skill_name", "updated_at")
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "status", "state")
+    list_select_related = ("tenant", "user")
     search_fields = ("session_id", "skill_name")
     exclude = ("context",)
     readonly_fields = (
@@ -65,6 +66,7 @@ class SkillCreationSessionAdmin(TenantScopedAdmin):
 class SkillAdmin(TenantScopedAdmin):
     list_display = ("name", "tenant", "created_by", "created_at")
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
+    list_select_related = ("tenant", "created_by")
     search_fields = ("name",)  # descriptions are encrypted
     readonly_fields = ("tenant", "created_by", "name", "description", "definition",
                        "session_id", "created_at")  # fmt: skip
