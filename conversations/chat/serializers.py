@@ -16,6 +16,7 @@ from conversations.api.fields import (
     no_nul,
     not_blank,
 )
+from intents.types import ACTION_CHOICES
 
 
 @extend_schema_serializer(component_name="ClassifyMessage")
@@ -50,3 +51,38 @@ class ChatRequestSerializer(MessageRequestSerializer):
         validators=[no_nul],
         help_text="Idempotency key: a re-sent key is answered from storage.",
     )
+
+
+class ScenarioExpectSerializer(serializers.Serializer[Any]):
+    """What one turn of a scenario must give: its action (or one of ``also_ok``) and the
+    lowercase substrings its reply must contain (``"?"``: the reply asks)."""
+
+    action_type = serializers.ChoiceField(choices=ACTION_CHOICES)
+    also_ok = serializers.ListField(
+        child=serializers.ChoiceField(choices=ACTION_CHOICES), required=False, default=list
+    )
+    reply_mentions = serializers.ListField(
+        child=serializers.CharField(trim_whitespace=False), required=False, default=list
+    )
+
+
+class ScenarioTurnSerializer(serializers.Serializer[Any]):
+    user = serializers.CharField(max_length=16000, trim_whitespace=False)
+    expect = ScenarioExpectSerializer()
+
+
+class ScenarioAgentSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=80)
+    description = serializers.CharField(max_length=500, required=False, default="")
+
+
+class ScenarioSetupSerializer(serializers.Serializer[Any]):
+    agents = ScenarioAgentSerializer(many=True, required=False, default=list)
+
+
+class ScenarioSerializer(serializers.Serializer[Any]):
+    """One conversation of an ``eval_scenarios`` file (the contract's format)."""
+
+    id = serializers.CharField(max_length=200)
+    setup = ScenarioSetupSerializer(required=False)
+    turns = ScenarioTurnSerializer(many=True, allow_empty=False)
