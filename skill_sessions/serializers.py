@@ -68,21 +68,24 @@ class SkillSessionSerializer(serializers.Serializer[Any]):
     gathered = serializers.ListField(child=serializers.CharField())
     history = serializers.ListField(child=serializers.DictField(child=serializers.CharField()))
 
-    @staticmethod
-    def of(loaded: LoadedSession) -> dict[str, Any]:
+    @classmethod
+    def of(cls, loaded: LoadedSession) -> dict[str, Any]:
+        """The session as the API shows it (through the fields: no conversation is null)."""
         row = loaded.row
-        return {
-            "session_id": row.session_id,
-            "state": row.state,
-            "status": row.status,
-            "skill_name": row.skill_name,
-            "conversation_id": row.conversation_id,
-            "user": row.user.get_username(),
-            "created_at": row.created_at,
-            "updated_at": row.updated_at,
-            "gathered": [line.removeprefix("- ") for line in summary_lines(loaded.context)],
-            "history": loaded.context.history,
-        }
+        return cls(
+            {
+                "session_id": row.session_id,
+                "state": row.state,
+                "status": row.status,
+                "skill_name": row.skill_name,
+                "conversation_id": row.conversation_id,
+                "user": row.user.get_username(),
+                "created_at": row.created_at,
+                "updated_at": row.updated_at,
+                "gathered": [line.removeprefix("- ") for line in summary_lines(loaded.context)],
+                "history": loaded.context.history,
+            }
+        ).data
 
 
 class SkillSessionListItemSerializer(serializers.ModelSerializer[SkillCreationSession]):
