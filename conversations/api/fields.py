@@ -20,7 +20,11 @@ ID_PATTERN = r"^[0-9A-Za-z]{1,26}$"
 # document states it: no NUL character; and, for text that must say something, one character
 # that is not a space (what remains after trimming).
 NO_NUL = r"^[^\x00]*$"
-SAYS_SOMETHING = r"^[^\x00]*[^\s\x00][^\x00]*$"
+# The spaces a field trims (Python's str.strip), spelled out: \s means other characters to a
+# client reading the document (ECMA-262: not \x1c-\x1f or \x85, but \ufeff), so "\x1f" was a
+# valid message to the document and a blank one to the API.
+SPACES = r"\t\n\x0b\x0c\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+SAYS_SOMETHING = rf"^[^\x00]*[^{SPACES}\x00][^\x00]*$"
 no_nul = RegexValidator(NO_NUL, "Must be valid Unicode text without NUL characters.")
 not_blank = RegexValidator(SAYS_SOMETHING, "This field may not be blank.")
 STORABLE_VALUE = "#/components/schemas/StorableValue"  # added by conversations.api.schema
