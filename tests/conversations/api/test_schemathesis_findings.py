@@ -80,3 +80,26 @@ def test_a_message_is_refused_as_blank_exactly_when_the_document_says_so(
     else:
         assert (response.status_code, body) == (400, {"message": ["This field may not be blank."]})
         assert not SkillCreationSession.objects.for_tenant(world.tenant_a).exists()
+
+
+def test_a_classify_request_of_a_control_character_is_refused_as_the_document_says(
+    world: World,
+) -> None:
+    """Seed 5 (a tenant admin's token), fuzzing: the same disagreement on ``intents/classify/``,
+    with a conversation of the caller's named."""
+    documented = as_a_client_reads_it(
+        documented_pattern(world, "ClassifyMessageRequest", "message")
+    )
+    client = world.client(world.admin_a)
+    conversation_id = client.post("/api/v1/conversations/", {}, format="json").json()["id"]
+
+    response = client.post(
+        "/api/v1/intents/classify/",
+        {"message": "\u001e", "conversation_id": conversation_id},
+        format="json",
+    )
+
+    assert documented.fullmatch("\u001e") is None
+    assert (response.status_code, response.json()) == (
+        400, {"message": ["This field may not be blank."]},
+    )  # fmt: skip
