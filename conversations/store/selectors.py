@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.contrib.auth.models import User
-from django.core.exceptions import ValidationError
 from django.db import connection
-from django.db.models import Q
 
+from conversations.api.pagination import Page, newest_first
 from conversations.models import Conversation, Message, Tenant
 from conversations.models.fields import decrypt_text
-
-
-@dataclass(frozen=True)
-class ConversationPage:
-    items: list[Conversation]
-    next_cursor: str | None
-    previous_cursor: str | None
 
 
 @dataclass(frozen=True)
@@ -64,27 +54,6 @@ def message_by_client_id(*, tenant: Tenant, user: User, client_message_id: str) 
     )
 
 
-# A cursor is "n" (older: the next page) or "p" (newer: the previous page), then the keyset
-# position: microseconds since the epoch and an id. Every string matching CURSOR_PATTERN is a
-# valid position, so the OpenAPI document can say exactly what a cursor is.
-CURSOR_PATTERN = r"^[np][0-9]{1,16}\.[0-9A-Za-z]{1,26}$"
-_CURSOR_RE = re.compile(CURSOR_PATTERN)
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_MICROSECOND = timedelta(microseconds=1)
-
-
-def _encode_cursor(conversation: Conversation, *, backwards: bool) -> str:
-    micros = (conversation.updated_at - _EPOCH) // _MICROSECOND
-    return f"{'p' if backwards else 'n'}{micros}.{conversation.id}"
-
-
-def _decode_cursor(cursor: str) -> tuple[datetime, str, bool]:
-    if not _CURSOR_RE.match(cursor):
-        raise ValidationError({"cursor": ["Invalid cursor."]}, code="invalid_cursor")
-    position, last_id = cursor[1:].split(".", 1)
-    return _EPOCH + int(position) * _MICROSECOND, last_id, cursor[0] == "p"
-
-
 def conversation_assistant_state(*, conversation: Conversation) -> dict[str, Any]:
     """The assistant's state as stored now (the turn that holds the lease reads it afresh)."""
     stored = (
@@ -99,37 +68,14 @@ def conversation_assistant_state(*, conversation: Conversation) -> dict[str, Any
 
 def conversation_list(
     *, tenant: Tenant, user: User, limit: int = 50, cursor: str | None = None
-) -> ConversationPage:
+) -> Page[Conversation]:
     """One page of the user's conversations, most recent activity first.
 
     Keyset pagination on ``(updated_at, id)``: pages stay stable while conversations are
     written to, and page N costs the same as page 1.
     """
-    qs = Conversation.objects.for_tenant(tenant).filter(user=user)
-    backwards = False
-    if cursor:
-        updated_at, last_id, backwards = _decode_cursor(cursor)
-        if backwards:
-            qs = qs.filter(
-                Q(updated_at__gt=updated_at) | Q(updated_at=updated_at, id__gt=last_id)
-            ).order_by("updated_at", "id")
-        else:
-            qs = qs.filter(Q(updated_at__lt=updated_at) | Q(updated_at=updated_at, id__lt=last_id))
-    if not backwards:
-        qs = qs.order_by("-updated_at", "-id")
-    rows = list(qs[: limit + 1])
-    more = len(rows) > limit
-    rows = rows[:limit]
-    if backwards:
-        rows.reverse()
-        has_newer, has_older = more, True
-    else:
-        has_newer, has_older = cursor is not None, more
-    return ConversationPage(
-        items=rows,
-        next_cursor=_encode_cursor(rows[-1], backwards=False) if rows and has_older else None,
-        previous_cursor=_encode_cursor(rows[0], backwards=True) if rows and has_newer else None,
-    )
+    rows = Conversation.objects.for_tenant(tenant).filter(user=user)
+    return newest_first(rows, field="updated_at", limit=limit, cursor=cursor)
 
 
 def message_recent(*, conversation: Conversation, limit: int = 20) -> list[RecentMessage]:

@@ -15,8 +15,8 @@ from conversations.api.fields import (
     StrictSerializer,
     not_blank,
 )
+from conversations.api.pagination import TIME_CURSOR_PATTERN
 from conversations.models import Conversation, Message
-from conversations.store.selectors import CURSOR_PATTERN
 
 
 class ConversationSerializer(serializers.ModelSerializer[Conversation]):
@@ -49,7 +49,9 @@ class MessageSerializer(serializers.ModelSerializer[Message]):
 
 class ListQuerySerializer(serializers.Serializer[Any]):
     limit = serializers.IntegerField(required=False, min_value=1, max_value=100, default=50)
-    cursor = StrictRegexField(CURSOR_PATTERN, required=False, help_text="From `next`/`previous`.")
+    cursor = StrictRegexField(
+        TIME_CURSOR_PATTERN, required=False, help_text="From `next`/`previous`."
+    )
 
 
 class MessageQuerySerializer(serializers.Serializer[Any]):
