@@ -1,0 +1,256 @@
+"""Nudges: named adjustments of the model's scores, where a pattern tips the balance but the
+model may still outweigh it."""
+
+from __future__ import annotations
+
+import re
+
+from intents.offline.context import CHANGE_CUES, RUN_CUES
+from intents.offline.model import features
+from intents.offline.rules.engine import nudge
+from intents.offline.rules.guards import LONG_UNITS
+from intents.offline.rules.messages import CONNECT_RE, a_run_for_a_period
+from intents.offline.rules.reading import A_NEW_ONE, INDEX, PLATFORM_CUES, Reading, agent_keys_for
+from intents.offline.text import parse
+from intents.types import ActionType
+
+_CREATE = INDEX[ActionType.CREATE_AGENT]
+_UPDATE = INDEX[ActionType.UPDATE_AGENT]
+_EXECUTE = INDEX[ActionType.EXECUTE_TASK]
+_QUERY = INDEX[ActionType.QUERY_INFO]
+_MANAGE = INDEX[ActionType.MANAGE_PLATFORM]
+
+# How much a long message's asking sentences count again, on top of the whole message (picked
+# on the dev sets with the 30 units that make a message long).
+REQUEST_WEIGHT = 1.0
+_SENTENCE_SPLIT_RE = re.compile(r"(?<=[.!?])\s+|\s*\n+\s*")
+_ASKING_RE = re.compile(
+    r"\b(?:can|could|would|will) you\b|\bplease\b|\bi(?:d| would) (?:like|love|want)\b|"
+    r"\bi (?:want|need)\b|\bwhat i (?:really )?(?:want|need)\b|\bhow (?:do|does|can|is|are)\b|"
+    r"^(?:so |just |instead,? )?(?:set up|create|build|run|pull|add|change|make|send|pause|stop|"
+    r"give|show|tell|explain|export|gather|delete|remove|invite|skip|move)\b|\?$|"
+    r"\b(?:pourriez|pouvez|peux|podrias|puedes|podes|pode|kannst|konnen|koennen|bitte|por favor|"
+    r"s il vous plait|queria|quisiera|je voudrais|ich mochte|gostaria)\b"
+)
+_ANOTHER_ONE_RE = re.compile(
+    r"\b(?:another|a second|a separate|one more|a similar|something like|like the)\b"
+)
+_WHAT_IT_MAKES_RE = re.compile(
+    r"\b(?:the|my|our|o|a|la|le|l|el|die|der|das|den|os|as)\s+(?:\w+\s+){0,2}?"
+    r"(?:alerts?|emails?|pings?|notifications?|thing|one|resumo|resumen|alerte|alertes|"
+    r"warnungen|mails|summary|digest|report|recap)\b"
+)
+_RUN_IT_RE = re.compile(
+    r"(?:^|[.,;!] |\b(?:just|then|so|ok|okay) )(?:run|rerun|re-run|trigger|kick off) "
+    r"(?:it|that one|that|this one)(?: now| again| once)?(?: then| instead| please)?\W*$"
+)
+_PAUSE_RESUME_RE = re.compile(
+    r"\b(?:pause|paused|pausing|unpause|resume|pausa|pausar|pausiere|pausieren|reanuda|reanudar|"
+    r"reprends|reprendre|retoma|retomar|fortsetzen|setz \w+ fort|suspend|suspende)\b"
+)
+_HOW_DO_I_RE = re.compile(r"^(?:so |and |ok |hmm )?how (?:do|can|would|should|could) (?:i|we)\b")
+
+
+@nudge(
+    "In a long message, the sentences that ask for something count once more than the account "
+    "around them.",
+    examples=(
+        "… Our Jira has been a mess since the reorg. Before tomorrow, please gather every "
+        "overdue ticket …",
+    ),
+)
+def the_request_counts_twice(r: Reading) -> bool:
+    if r.n_units < LONG_UNITS:
+        return False
+    sentences = _SENTENCE_SPLIT_RE.split(r.norm)
+    asking = [s for s in sentences if _ASKING_RE.search(s)]
+    if not asking or len(asking) == len(sentences):
+        return False
+    asking = asking[-2:]  # the request is usually last; two sentences keep it cheap
+    parsed = parse(" ".join(asking), r.engine.analyzer, agent_keys_for(r.names), normalized=True)
+    if not parsed.units:
+        return False
+    for index, value in enumerate(r.engine.model.logits(features(parsed))):
+        r.logits[index] += REQUEST_WEIGHT * value
+    return True
+
+
+@nudge(
+    "A long account of what one of the user's agents does wrong is a change to it, not a new "
+    "agent, unless it asks for another.",
+    examples=("I set up the notion reporter a while back … it lumps everything together",),
+)
+def a_long_account_of_an_agent(r: Reading) -> bool:
+    if (
+        r.n_units >= LONG_UNITS
+        and "AGENT" in r.concepts
+        and r.logits[_CREATE] == max(r.logits)
+        and r.concepts.isdisjoint({"ADJ_NEW", "N_SKILL"})
+        and not _ANOTHER_ONE_RE.search(r.norm)
+    ):
+        r.logits[_UPDATE] = r.logits[_CREATE] + 0.5
+        return True
+    return False
+
+
+@nudge(
+    "An agent or a report named with a period and nothing else leans to a run for that period.",
+    examples=("the notion reporter for last week",),
+)
+def a_period_leans_to_a_run(r: Reading) -> bool:
+    if a_run_for_a_period(r):
+        r.logits[_EXECUTE] += 2.5
+        return True
+    return False
+
+
+@nudge(
+    "What an existing agent sends, named by its tool, is that agent: a change, not a new one.",
+    examples=("Stop the daily Jira emails", "the weekly Notion thing"),
+)
+def what_an_agent_sends(r: Reading) -> bool:
+    if (
+        not r.concepts & (A_NEW_ONE | {"T_AGAIN"})  # "again" asks for a run
+        and "agent" not in r.entities
+        and r.agent_by_source is not None
+        and _WHAT_IT_MAKES_RE.search(r.norm) is not None
+        and r.logits[_CREATE] == max(r.logits)
+    ):
+        r.logits[_UPDATE] = r.logits[_CREATE] + 0.5
+        return True
+    return False
+
+
+@nudge(
+    "'Run it' right after an agent was named runs that agent.",
+    examples=("ah right, forgot about that one. just run it now then",),
+)
+def run_it_after_an_agent(r: Reading) -> bool:
+    if r.ctx.last_agent and _RUN_IT_RE.search(r.norm):
+        r.logits[_EXECUTE] += 1.5
+        return True
+    return False
+
+
+@nudge(
+    "Connecting or disconnecting a tool is about the workspace's accounts, whatever for.",
+    examples=("connect Airtable so the finance bot can read from it", "disconect zendesk"),
+)
+def connects_an_account(r: Reading) -> bool:
+    if CONNECT_RE.match(r.norm):
+        r.logits[_MANAGE] += 3.0
+        return True
+    return False
+
+
+@nudge(
+    "Only agents pause and resume, unless the message names billing, users or keys.",
+    examples=("pausa el primero", "resume the third one again", "mets-le en pause"),
+    unlike=("pause our subscription",),
+)
+def pausing_is_a_change(r: Reading) -> bool:
+    if _PAUSE_RESUME_RE.search(r.norm) and r.concepts.isdisjoint(PLATFORM_CUES):
+        r.logits[_UPDATE] += 2.0
+        return True
+    return False
+
+
+@nudge(
+    "'How do I …' asks how, whatever it is about.",
+    examples=("how do I get the notion one to post on Fridays",),
+)
+def how_do_i_asks_how(r: Reading) -> bool:
+    if _HOW_DO_I_RE.match(r.norm):
+        r.logits[_QUERY] += 3.0
+        return True
+    return False
+
+
+# --- leaning on the conversation ---------------------------------------------------------
+
+
+@nudge(
+    "A no to an offer followed by something else is that something else, not the offer.",
+    examples=("no, just list my agents",),
+)
+def a_no_turns_from_the_offer(r: Reading) -> bool:
+    if r.ctx.offer is not None and r.denies:
+        r.logits[INDEX[r.ctx.offer]] -= 3.0
+        return True
+    return False
+
+
+@nudge(
+    "A change while an offer is pending, naming no agent, reshapes the offer itself.",
+    examples=("make it weekly instead",),
+)
+def a_change_reshapes_the_offer(r: Reading) -> bool:
+    if (
+        r.ctx.offer is not None
+        and not r.denies
+        and r.concepts & (CHANGE_CUES | {"SRC", "CHAT", "TIMEUNIT", "TIME"})
+        and not r.has_agent
+    ):
+        r.logits[INDEX[r.ctx.offer]] += 2.5
+        return True
+    return False
+
+
+@nudge(
+    "A short reply to numbered options leans to the actions they offer.",
+)
+def the_options_on_offer(r: Reading) -> bool:
+    if r.ctx.options and r.n_units <= 10:
+        for _, action, _ in r.ctx.options:
+            r.logits[INDEX[action]] += 1.0
+        return True
+    return False
+
+
+def _went_before(r: Reading) -> ActionType | None:
+    prev = r.ctx.prev_intent
+    return prev if prev is not None and prev != ActionType.UNKNOWN else None
+
+
+@nudge("A yes with no offer pending goes on with what was being done.")
+def a_yes_goes_on(r: Reading) -> bool:
+    prev = _went_before(r)
+    if prev is not None and r.affirms and r.ctx.offer is None:
+        r.logits[INDEX[prev]] += 2.0
+        return True
+    return False
+
+
+@nudge("A short reply leans a little to what was being done.")
+def a_short_reply_goes_on(r: Reading) -> bool:
+    prev = _went_before(r)
+    if prev is not None and not (r.affirms and r.ctx.offer is None) and r.n_units <= 6:
+        r.logits[INDEX[prev]] += 0.3
+        return True
+    return False
+
+
+def _it_means_the_agent(r: Reading) -> bool:
+    return "PRON_IT" in r.concepts and bool(r.ctx.last_agent) and not r.has_agent
+
+
+@nudge(
+    "'It' with a change, right after an agent was named, leans to a change of that agent.",
+    examples=("make it weekly instead",),
+)
+def it_with_a_change(r: Reading) -> bool:
+    if _it_means_the_agent(r) and r.concepts & CHANGE_CUES:
+        r.logits[_UPDATE] += 0.8
+        return True
+    return False
+
+
+@nudge(
+    "'It' with a run, right after an agent was named, leans to a run of that agent.",
+    examples=("ok, run it now",),
+)
+def it_with_a_run(r: Reading) -> bool:
+    if _it_means_the_agent(r) and not r.concepts & CHANGE_CUES and r.concepts & RUN_CUES:
+        r.logits[_EXECUTE] += 0.8
+        return True
+    return False
