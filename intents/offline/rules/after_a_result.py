@@ -118,6 +118,10 @@ def repeats_the_last_run(r: Reading) -> Decision | None:
 @rule(
     "A plain answer to the open question the text asked goes on with what was asked for, "
     "unless it is confidently a request of its own.",
+    examples=(
+        "flag any expense line that grows more than 15% month over month",
+        "billing@northwind.io, and also add our VAT number DE123456789",
+    ),
 )
 def answers_the_open_question(r: Reading) -> Decision | None:
     answering = r.ctx.answering

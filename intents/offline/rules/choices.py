@@ -137,7 +137,10 @@ def picks_an_option(r: Reading) -> Decision | None:
     return None
 
 
-@rule("An item of a list named with a verb of the message's own takes that verb.")
+@rule(
+    "An item of a list named with a verb of the message's own takes that verb.",
+    examples=("Re-run the failed one.", "Executa de novo a que falhou."),
+)
 def acts_on_the_named_item(r: Reading) -> Decision | None:
     own = _own_verb(r.concepts) if r.ctx.options else None
     named = _option_named(r) if own is not None else None
@@ -302,6 +305,7 @@ def a_listed_agent_with_a_request(r: Reading) -> Decision | None:
 
 @rule(
     "A listed agent picked from a list the text offered for details is shown, or else run.",
+    examples=("number two", "financial", "the inventory one"),
 )
 def picks_from_a_list_shown_for_information(r: Reading) -> Decision | None:
     if r.ctx.prev_intent != ActionType.QUERY_INFO or r.ctx.informed:

@@ -58,7 +58,7 @@ def only_instructions_to_the_classifier(r: Reading) -> Decision | None:
 
 @rule(
     "A message with no word left to read asks for nothing.",
-    examples=("", "   ", "@@@ ### $$$"),
+    examples=("@@@ ### $$$", "🤖📊🔥"),
 )
 def nothing_to_classify(r: Reading) -> Decision | None:
     if not r.parsed.units:

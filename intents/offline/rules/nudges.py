@@ -198,6 +198,7 @@ def a_change_reshapes_the_offer(r: Reading) -> bool:
 
 @nudge(
     "A short reply to numbered options leans to the actions they offer.",
+    examples=("make chloe an editor", "what can viewers do?"),
 )
 def the_options_on_offer(r: Reading) -> bool:
     if r.ctx.options and r.n_units <= 10:
@@ -212,7 +213,10 @@ def _went_before(r: Reading) -> ActionType | None:
     return prev if prev is not None and prev != ActionType.UNKNOWN else None
 
 
-@nudge("A yes with no offer pending goes on with what was being done.")
+@nudge(
+    "A yes with no offer pending goes on with what was being done.",
+    examples=("ok thanks", "k thx 😂"),
+)
 def a_yes_goes_on(r: Reading) -> bool:
     prev = _went_before(r)
     if prev is not None and r.affirms and r.ctx.offer is None:
@@ -221,7 +225,10 @@ def a_yes_goes_on(r: Reading) -> bool:
     return False
 
 
-@nudge("A short reply leans a little to what was being done.")
+@nudge(
+    "A short reply leans a little to what was being done.",
+    examples=("Cool, run it", "thanks!", "wait, first list my agents"),
+)
 def a_short_reply_goes_on(r: Reading) -> bool:
     prev = _went_before(r)
     if prev is not None and not (r.affirms and r.ctx.offer is None) and r.n_units <= 6:
