@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from intents.offline.classifier import classify_offline
+from intents.offline.rules import ENTRIES, Entry, Nudge
 from intents.services import classify_message
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
 
-DEFAULT_DATASET = Path(__file__).resolve().parent / "data" / "eval.jsonl"
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_DATASET = DATA_DIR / "eval.jsonl"
 # Every evaluation set in intents/data: the own set, the two frozen blind sets (never tuned on)
 # and the dev sets written blind and tuned on. `make bench` scores them all; a test keeps the
 # training rows out of every one.
@@ -35,6 +39,21 @@ DATASETS = (
     "dev_r14.jsonl",
     "dev_r15.jsonl",
 )
+# The frozen blind sets: only ever scored as a whole (make bench, the floors in
+# tests/intents/offline/test_blind.py), never case by case or rule by rule, so that nothing is
+# tuned on them. Any set named eval_blind* is taken to be one.
+FROZEN = ("eval_blind.jsonl", "eval_blind2.jsonl")
+
+
+def is_frozen(path: Path) -> bool:
+    return path.name in FROZEN or path.name.startswith("eval_blind")
+
+
+def open_datasets() -> list[Path]:
+    """The evaluation sets that may be looked at case by case: all but the frozen ones."""
+    return [DATA_DIR / name for name in DATASETS if not is_frozen(Path(name))]
+
+
 # The agents the evaluation runs against: the demo tenant's (see seed_demo).
 EVAL_AGENTS = (
     AgentRef("notion-reporter", "Weekly Notion project summaries"),
@@ -181,4 +200,87 @@ def report(scored: list[Scored]) -> dict[str, Any]:
             }
             for s in scored
         ],
+    }
+
+
+# --- the offline tier's rules, one by one ---------------------------------------------------
+
+
+def run_offline(cases: list[Case]) -> Iterator[Scored]:
+    """The offline tier alone (no ``@name`` fast path): the tier the rules belong to."""
+    for case in cases:
+        result = classify_offline(case.message, history=case.history, agents=EVAL_AGENTS)
+        yield Scored(case=case, result=result)
+
+
+def _plain(text: str) -> str:
+    return re.sub(r"\s+", " ", text.casefold()).strip(" .!?¿¡")
+
+
+_CUT_RE = re.compile(r"…|\.\.\.")
+
+
+def holds_an_example(message: str, examples: Sequence[str]) -> bool:
+    """Whether the message is one of the examples; an example cut with "…" matches a message
+    that holds each of its pieces."""
+    plain = _plain(message)
+    for example in examples:
+        pieces = [piece for piece in map(_plain, _CUT_RE.split(example)) if piece]
+        if not pieces:
+            continue
+        if _CUT_RE.search(example):
+            if all(piece in plain for piece in pieces):
+                return True
+        elif plain == pieces[0]:
+            return True
+    return False
+
+
+def _entry_row(entry: Entry, scored: list[Scored]) -> dict[str, Any]:
+    nudge = isinstance(entry, Nudge)
+    moved = [s for s in scored if entry.name in _nudges(s)] if nudge else []
+    if nudge:
+        # A nudge's hits: the cases it moved and the model then decided.
+        hits = [s for s in moved if _rule(s) is None]
+    else:
+        hits = [s for s in scored if _rule(s) == entry.name]
+    correct = sum(s.correct for s in hits)
+    return {
+        "name": entry.name,
+        "kind": "nudge" if nudge else "rule",
+        "moved": len(moved) if nudge else None,
+        "hits": len(hits),
+        "correct": correct,
+        "precision": round(correct / len(hits), 4) if hits else None,
+        "examples_here": any(holds_an_example(s.case.message, entry.examples) for s in scored),
+    }
+
+
+def _rule(scored: Scored) -> str | None:
+    usage = scored.result.usage or {}
+    rule = usage.get("rule")
+    return rule if isinstance(rule, str) else None
+
+
+def _nudges(scored: Scored) -> list[str]:
+    usage = scored.result.usage or {}
+    nudges = usage.get("nudges")
+    return list(nudges) if isinstance(nudges, list) else []
+
+
+def rules_report(name: str, scored: list[Scored]) -> dict[str, Any]:
+    """Every rule of the offline table on one dataset: how often it decided and how well,
+    beside the model's accuracy on the cases no rule decided."""
+    by_model = [s for s in scored if _rule(s) is None]
+    model_correct = sum(s.correct for s in by_model)
+    return {
+        "dataset": name,
+        "n": len(scored),
+        "decided_by_rules": len(scored) - len(by_model),
+        "model": {
+            "n": len(by_model),
+            "correct": model_correct,
+            "accuracy": round(model_correct / len(by_model), 4) if by_model else None,
+        },
+        "rules": [_entry_row(entry, scored) for entry in ENTRIES],
     }
