@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from conversations.api.pagination import page_url
+from conversations.api.pagination import page_body
 from conversations.models import new_id
 from conversations.tenancy.permissions import request_tenant, request_user
 from intents.redaction import redact
@@ -110,13 +110,7 @@ class SkillSessionListView(APIView):
             limit=query.validated_data["limit"],
             cursor=query.validated_data.get("cursor"),
         )
-        return Response(
-            {
-                "results": SkillSessionListItemSerializer(page.items, many=True).data,
-                "next": page_url(request, "cursor", page.next_cursor),
-                "previous": page_url(request, "cursor", page.previous_cursor),
-            }
-        )
+        return Response(page_body(request, page, SkillSessionListItemSerializer))
 
     @extend_schema(request=SkillMessageSerializer, responses={201: SkillTurnSerializer})
     def post(self, request: Request) -> Response:
@@ -176,13 +170,7 @@ class SkillListView(APIView):
             limit=query.validated_data["limit"],
             cursor=query.validated_data.get("cursor"),
         )
-        return Response(
-            {
-                "results": SkillSerializer(page.items, many=True).data,
-                "next": page_url(request, "cursor", page.next_cursor),
-                "previous": page_url(request, "cursor", page.previous_cursor),
-            }
-        )
+        return Response(page_body(request, page, SkillSerializer))
 
 
 class SkillDetailView(APIView):

@@ -16,7 +16,7 @@ from conversations.agents.serializers import (
     AgentSerializer,
     AgentWriteSerializer,
 )
-from conversations.api.pagination import page_url
+from conversations.api.pagination import page_body
 from conversations.models import Agent
 from conversations.tenancy.permissions import request_tenant, request_user
 
@@ -35,13 +35,7 @@ class AgentListView(APIView):
             limit=query.validated_data["limit"],
             cursor=query.validated_data.get("cursor"),
         )
-        return Response(
-            {
-                "results": AgentSerializer(page.items, many=True).data,
-                "next": page_url(request, "cursor", page.next_cursor),
-                "previous": page_url(request, "cursor", page.previous_cursor),
-            }
-        )
+        return Response(page_body(request, page, AgentSerializer))
 
     @extend_schema(
         request=AgentWriteSerializer,

@@ -93,6 +93,15 @@ def by_name(rows: QuerySet[Row], *, limit: int, cursor: str | None) -> Page[Row]
     )  # fmt: skip
 
 
+def page_body(request: Request, page: Page[Any], serializer: Callable[..., Any]) -> dict[str, Any]:
+    """A cursor page as every list answers it: ``{"results", "next", "previous"}``."""
+    return {
+        "results": serializer(page.items, many=True).data,
+        "next": page_url(request, "cursor", page.next_cursor),
+        "previous": page_url(request, "cursor", page.previous_cursor),
+    }
+
+
 def page_url(request: Request, param: str, value: str | None, *, drop: str = "") -> str | None:
     if value is None:
         return None

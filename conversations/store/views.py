@@ -16,7 +16,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from conversations.api.pagination import page_url
+from conversations.api.pagination import page_body, page_url
 from conversations.models import Conversation
 from conversations.store import selectors, services
 from conversations.store.export import FORMATS, export_payload, render_json, render_markdown
@@ -58,13 +58,7 @@ class ConversationListView(APIView):
             limit=query.validated_data["limit"],
             cursor=query.validated_data.get("cursor"),
         )
-        return Response(
-            {
-                "results": ConversationSerializer(page.items, many=True).data,
-                "next": page_url(request, "cursor", page.next_cursor),
-                "previous": page_url(request, "cursor", page.previous_cursor),
-            }
-        )
+        return Response(page_body(request, page, ConversationSerializer))
 
     @extend_schema(request=ConversationWriteSerializer, responses={201: ConversationSerializer})
     def post(self, request: Request) -> Response:
