@@ -166,6 +166,10 @@ class ChatTurn:
             # Answered while storage was down: _recalled_begun lands it, or replays it.
             self._check_resent(sent.content, self._recalled.conversation_id)
             return
+        if self.conversation_id:
+            # The conversation is known: storing the message finds a re-send (same
+            # conversation) or refuses it (the per-user key constraint), at no extra query.
+            return
         try:
             stored = await selectors.amessage_by_client_id(
                 tenant=self.tenant, user=self.user, client_message_id=self.client_message_id
