@@ -15,6 +15,7 @@ import json
 import logging
 import re
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 from urllib.parse import parse_qs
@@ -125,12 +126,16 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
     _closed = False
     _known: Conversation | None = None
     _rejoining: asyncio.Task[None] | None = None
-    _groups_lost = False
+    # Whether the layer is known to deliver to this socket: its groups joined and, after an
+    # outage, a message of its own seen coming back through the layer.
+    _layer_live = True
+    _probe_heard: asyncio.Event | None = None
     _answered: frozenset[str] | set[str] = frozenset()
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._groups: set[str] = set()
+        self._direct: deque[str] = deque(maxlen=16)  # its own turns it sent itself, lately
 
     async def connect(self) -> None:
         try:
@@ -249,11 +254,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
                 if not failing:
                     logger.warning("chat: channel layer unreachable (%s)", type(exc).__name__)
                     failing = True
-                self._groups_lost = True
+                self._layer_lost()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, LAYER_RETRY_MAX_S)
-                if self._rejoining is None or self._rejoining.done():
-                    self._rejoining = asyncio.create_task(self._rejoin())
                 continue
             return message
 
@@ -263,23 +266,37 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_add(group, self.channel_name)
         except Exception:
             logger.warning("chat: could not join %s; rejoining later", group.split(".")[0])
-            self._groups_lost = True
-            if self._rejoining is None or self._rejoining.done():
-                self._rejoining = asyncio.create_task(self._rejoin())
+            self._layer_lost()
+
+    def _layer_lost(self) -> None:
+        """The layer failed this socket (a read, a join, or a frame of its turn it could not
+        take): its own turns come to it directly until ``_rejoin`` sees the layer deliver again.
+
+        Redis pub/sub forgets nothing it is told, but a subscription re-made after a dropped
+        connection starts a moment after publishing works again; what is published in between
+        reaches no one. So "the layer answers" is not enough: the socket waits for a message of
+        its own to come back through it.
+        """
+        self._layer_live = False
+        if not self._closed and (self._rejoining is None or self._rejoining.done()):
+            self._rejoining = asyncio.create_task(self._rejoin())
 
     async def _rejoin(self) -> None:
-        """Join the socket's groups again once the layer answers (a restarted Redis has
-        forgotten them)."""
+        """Join the socket's groups again (a restarted Redis has forgotten them), then send the
+        socket a probe through the layer until one arrives."""
         delay = LAYER_RETRY_MIN_S
-        while self._groups_lost and not self._closed:
+        heard = self._probe_heard = asyncio.Event()
+        while not self._layer_live and not self._closed:
             try:
                 for group in list(self._groups):
                     await self.channel_layer.group_add(group, self.channel_name)
-            except Exception:
+                await self.channel_layer.send(self.channel_name, {"type": "layer.probe"})
+                await asyncio.wait_for(heard.wait(), timeout=max(delay, 0.5))
+            except Exception:  # unreachable, or the probe was lost: try again a little later
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, LAYER_RETRY_MAX_S)
                 continue
-            self._groups_lost = False
+            self._layer_live = True
             logger.warning("chat: channel layer reachable again; groups rejoined")
 
     # --- frames from the client ---
@@ -383,19 +400,27 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             )
             # On its conversation's group, the socket hears its own turn from the group, in the
             # one order every socket of the conversation hears; a conversation's first turn (no
-            # group yet), a replayed one (the others saw it) and whatever the layer could not
-            # take (Redis down) are sent to it directly.
-            in_group = self.conversation_id is not None
+            # group yet), a replayed one (the others saw it), and every turn while the layer is
+            # not known to deliver to it (Redis down, or just back) are sent to it directly.
+            direct = self.conversation_id is None or not self._layer_live
             try:
                 await turn.open()
                 runner = self._runner = TurnRunner(
-                    turn, origin=self.channel_name, to_origin=in_group
+                    turn, origin=self.channel_name, to_origin=not direct
                 )
                 async for event in runner.events():
                     if event["type"] == "ack" and self.conversation_id is None:
                         self.conversation_id = event["conversation_id"]
                         await self._join(conversation_group(self.conversation_id))
-                    if not in_group or runner.replayed or not runner.last_via_group:
+                    if not runner.replayed and not runner.last_via_group:
+                        self._layer_lost()
+                    # Once one frame of the turn comes directly, the rest do too, and copies
+                    # the layer delivers after all are dropped: the turn reaches the socket
+                    # whole and once.
+                    if direct or runner.replayed or not runner.last_via_group:
+                        direct = True
+                        if runner.turn_id not in self._direct:
+                            self._direct.append(runner.turn_id)
                         await self._send(socket_frame(event))
             except ChatError as exc:
                 await self._error(exc.code, exc.detail, client_message_id)
@@ -436,10 +461,16 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
             return
         if event.get("turn") in self._answered:  # in the history it was sent on connect
             return
+        if event.get("turn") in self._direct:  # the asking socket sent this turn itself
+            return
         await self._send(event["frame"])
 
     async def conversation_frame(self, event: dict[str, Any]) -> None:
         await self._send(event["frame"])
+
+    async def layer_probe(self, event: dict[str, Any]) -> None:
+        if self._probe_heard is not None:
+            self._probe_heard.set()
 
     async def turn_stop(self, event: dict[str, Any]) -> None:
         if self._runner is not None:

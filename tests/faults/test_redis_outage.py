@@ -76,6 +76,7 @@ async def _drill(
         kinds = [f["type"] for f in frames]
         assert "error" not in kinds and kinds[-1] == "done", frames
         assert frames[-1]["content"].strip()
+        assert frames[0]["type"] == "ack", frames
         said.extend([frames[0]["message_id"], frames[-1]["message_id"]])
         return frames
 
@@ -95,6 +96,9 @@ async def _drill(
         assert elapsed < OUTAGE_S, f"the turns in the outage took {elapsed:.1f} s"
         await asyncio.sleep(OUTAGE_S - elapsed)
         proxy.restore()
+        # Right away: publishing works again a moment before the server's subscription is
+        # made again; the sender still gets its turn whole, from the ack on.
+        await turn(sender, "are you still there?", "r-back")
 
         # The other tab reconnects (as the page does) and catches up from history.
         await other.ws.close()
