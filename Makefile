@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum
 PORT ?= 8000
 TEST_ARGS ?=
 
-.PHONY: install run test lint format bench worker beat migrate lock clean
+.PHONY: install run test lint format bench regex-count worker beat migrate lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ format: install
 
 bench: migrate
 	$(BIN)/python bench/run.py
+
+# The regular-expression patterns written in the project, by package (target: at most 80).
+regex-count: install
+	$(BIN)/python bench/regex_count.py
 
 worker: migrate
 	$(BIN)/celery -A config worker -Q celery,maintenance --loglevel=INFO
