@@ -16,7 +16,7 @@ from conversations.assistant.text import LABELS, as_written, called, display, nu
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
-from intents.offline.followups import read_followup
+from intents.reading.reading import read
 from intents.types import ActionType
 
 MAX_LISTED = 20
@@ -96,7 +96,7 @@ def resolve_agent(
         if agent is not None:
             return agent
     if state.listed_agents:
-        pick = read_followup(text).pick(len(state.listed_agents))
+        pick = read(text).pick(len(state.listed_agents))
         if pick is not None:
             return agents.agent_find(tenant=tenant, reference=state.listed_agents[pick])
     if state.listed_agents:

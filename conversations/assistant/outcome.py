@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -11,6 +12,7 @@ from django.contrib.auth.models import User
 from conversations.assistant.effects import Effect
 from conversations.assistant.state import AssistantState
 from conversations.models import Tenant
+from intents.reading.reading import Reading, read
 from intents.types import HistoryTurn, IntentResult
 
 
@@ -24,6 +26,11 @@ class Turn:
     message_id: str
     intent: IntentResult
     history: Sequence[HistoryTurn] = ()
+
+    @cached_property
+    def reading(self) -> Reading:
+        """The message read once; every step of the turn decides from this reading."""
+        return read(self.message)
 
 
 @dataclass

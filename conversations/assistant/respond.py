@@ -9,7 +9,6 @@ platform settings checks the caller's role.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,7 +18,6 @@ from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import (
-    HOW_ARE_YOU_RE,
     answer_platform_question,
     greet,
     is_greeting,
@@ -44,7 +42,6 @@ from conversations.assistant.wizard import (
     amend_created,
     describe,
     proposal_accepted,
-    starts_with_yes,
     tenant_zone,
     undo_created,
     wizard_recap,
@@ -53,114 +50,13 @@ from conversations.assistant.wizard import (
 )
 from conversations.models import Tenant
 from intents.offline.classifier import classify_offline
-from intents.offline.followups import FollowUp, read_followup
 from intents.offline.schedule import find_time
 from intents.offline.text import normalize
+from intents.reading.acts import Act
+from intents.reading.reading import Reading, read
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult
-from skill_sessions.flow import CANCEL_RE as SKILL_CANCEL_RE
 from skill_sessions.services import session_load as services_load
 
-# Asked for in so many words ("create an agent", "crea un agente"); anything else that
-# classifies as create_agent is a described chore, answered with a proposal.
-_ASKED_FOR_AGENT_RE = re.compile(
-    r"\b(?:create|build|make|mak|set ?up|add|spin up|new|want|need|like|love|crea|crear|créer|"
-    r"crée|cree|construye|erstelle|erstell|baue|bau|cria|criar|monte|configure|configura|veux|"
-    r"voudrais|aimerais|quero|queria|gostaria|quiero|quisiera|necesito|preciso|brauche|"
-    r"m[öo]chte|will|h[äa]tte gern|creare|vorrei|voglio|mi serve)\b"
-    r".{0,40}\b(?:agent|agents|agnet|agnets|agetn|bot|monitor|automation|watcher|agente|agenten|"
-    r"robot)\b|"
-    # "agent: Xero unpaid bills older than 30 days, daily, Slack #ap-team"
-    r"^\s*(?:new |a new )?(?:agent|agnet|bot|automation|agente)\s*:",
-    re.IGNORECASE,
-)
-_UNDO_RE = re.compile(
-    r"\b(?:undo|cancel (?:that|it)|actually,? (?:cancel|delete|remove)|delete (?:it|that)|"
-    r"remove (?:it|that)|scrap (?:it|that)|take (?:it|that) back|deshaz|annule|rückgängig|"
-    r"desfaz|annulla)\b|"
-    # "actually no", but not "Actually no, call it Platform Overdue Radar": a correction.
-    r"\bactually,? no\b(?![,.;:!]? *(?:call|name|make|set|change|use|it'?s|send|post|put|"
-    r"run|at|on|every|to)\b)",
-    re.IGNORECASE,
-)
-_ITS_RE = re.compile(r"\b(?:its|it|it's|son|sa|ses|sein|seine|su|sus|seu|sua)\b", re.IGNORECASE)
-_ANYWAY_RE = re.compile(
-    r"\b(?:anyway|anyways|still|second one|another one|a copy|duplicate|de todos modos|"
-    r"quand m[eê]me|trotzdem)\b",
-    re.IGNORECASE,
-)
-# "good catch, no need for another one then": the second one, turned down.
-_NO_NEED_RE = re.compile(
-    r"\b(?:no need|don'?t need|do not need|don'?t want|do not want|no|not|nicht|kein\w*|pas|"
-    r"sin|sem|n[ãa]o)\b[^.!?]{0,25}\b(?:another|second|a copy|duplicate|anyway|otro|otra|"
-    r"autre|noch einen|zweiten|outro)",
-    re.IGNORECASE,
-)
-_HOW_WHAT_RE = re.compile(
-    r"\b(?:how (?:do|does|can|should) (?:i|we|you)|what (?:is|are|does)|c[oó]mo (?:puedo|se)|"
-    r"comment (?:je|on|puis-je)|wie (?:kann|bekomme)|como (?:eu|posso))\b",
-    re.IGNORECASE,
-)
-_ASKS_FOR_IT_RE = re.compile(
-    r"\b(?:can|could|would|will) you\b|\bplease\b|\bpor favor\b|\bs'il (?:te|vous) pla[iî]t\b|"
-    r"\bbitte\b|[\w.+-]+@[\w-]+\.\w",
-    re.IGNORECASE,
-)
-# Coming back to a proposal turned down, to weigh it again: "before deciding, if we did it…".
-_RECONSIDERS_RE = re.compile(
-    r"\b(?:on second thought|thinking about it|before (?:i |we )?decid\w*|if we did (?:it|that)|"
-    r"if (?:i|we) (?:went|go) (?:ahead|with it)|pensando (?:bem|melhor)|antes de decidir|"
-    r"se fizer|se a gente fizer|pens[áa]ndolo bien|si lo hici[ée]ramos|si lo hacemos|"
-    r"[àa] la r[ée]flexion|avant de d[ée]cider|si on le faisait|wenn wir es machen w[üu]rden|"
-    r"bevor ich mich entscheide|ripensandoci|prima di decidere)",
-    re.IGNORECASE,
-)
-# Taking up a proposal turned down earlier in the conversation.
-_AFTER_ALL_RE = re.compile(
-    r"\b(?:after all|on second thought|changed my mind|let'?s do (?:it|that|the agent|that agent)|"
-    r"the (?:agent|one) you (?:suggested|proposed|offered)|"
-    r"go with (?:your|that) (?:idea|suggestion)|"
-    # A particle alone ("doch", "al final", "finalement") says nothing: "al final del mes" is a
-    # date. Only with a yes or a do-it does it take the proposal up.
-    r"mach(?:en wir)? (?:das|es) doch|doch (?:machen|einrichten)|den du vorgeschlagen hast|"
-    r"al final (?:s[ií]|hazlo|dale|lo quiero)|pensándolo mejor|lo que (?:me )?(?:propusiste|"
-    r"sugeriste)|finalement (?:oui|d'accord|vas-y|fais-le)|tout compte fait|"
-    r"ce que tu (?:as|m'as) propos[ée]|pensando bem|afinal (?:sim|pode)|"
-    r"o que (?:você|voce) (?:sugeriu|propôs|propos))\b",
-    re.IGNORECASE,
-)
-_LEAD_IN_RE = re.compile(r"^(?:\W*\b(?:ok(?:ay)?|so|well|actually|hmm|right|alright)\b)+\W*", re.I)
-_ASKS_ABOUT_IT_RE = re.compile(
-    r"^[¿¡\s]*(?:so |and |ok |okay |wait,? |y |et |und |e )?"
-    r"(?:what (?:does|will) it (?:watch|do|look at|check|send)|"
-    r"where (?:does|will) it (?:send|post|go)|when (?:does|will) it run|how often (?:does|will) it "
-    r"run|what have we got so far|(?:y )?a qu[eé] hora (?:corre|se ejecuta|sale)|"
-    r"cu[aá]ndo (?:corre|se ejecuta)|[àa] quelle heure (?:il )?(?:tourne|part)|wann l[äa]uft|"
-    r"(?:que horas|quando) (?:ele )?roda)\b",
-    re.IGNORECASE,
-)
-_VAGUE_RE = re.compile(
-    r"^(?:ok |so |hmm |please |can you |could you )?(?:do something (?:about|with)|deal with|"
-    r"handle|take care of|sort out|look into|fix up|haz algo con|fais quelque chose|"
-    r"mach (?:was|etwas) mit|faz alguma coisa)\b(?!.*\b(?:by|with|and) (?:running|creating|"
-    r"changing|pausing)\b)",
-    re.IGNORECASE,
-)
-_CHANGE_IT_RE = re.compile(
-    r"\b(?:move|change|switch|reschedule|push|shift|set)\s+(?:it|its|them|their)\b"
-    r"(?:\s+\w+){0,3}?\s+(?:to|at|in|into)\b|"
-    # "send it to Priya" after a run shares that result once; "send its results to … instead"
-    # changes where the agent sends them.
-    r"\b(?:send|post)\s+(?:it|its|them|their)\b(?:\s+\w+){0,3}?\s+(?:to|in|into)\b"
-    r"(?=.*\b(?:instead|from now on|going forward|rather than|every time|each time)\b)",
-    re.IGNORECASE,
-)
-_ASKS_WHY_RE = re.compile(
-    r"^\W*(?:why|what|when|where|how|who|which|did|does|do|is|are|was|were)\b", re.IGNORECASE
-)
-_THAT_IDEA_RE = re.compile(
-    r"\b(?:that|the|your) (?:idea|thing|agent|suggestion|proposal)\b", re.IGNORECASE
-)
-_ALSO_RE = re.compile(r"\b(?:do|run|too|also|as well|same|again|now|next)\b", re.IGNORECASE)
 # What a pause or a resume of an agent may be read as (it resolves an agent, or is nothing).
 _PAUSE_READINGS = frozenset(
     {
@@ -181,19 +77,19 @@ _SWITCH_AWAY = frozenset(
 )
 
 
-def _takes_up(declined: Wizard, text: str) -> bool:
+def _takes_up(declined: Wizard, reading: Reading) -> bool:
     """Whether a message takes up the proposal turned down earlier: "after all", or a yes that
-    names it ("ok actually yes, go ahead with the salesforce thing")."""
-    if _AFTER_ALL_RE.search(text):
+    names it (its tool, or "that idea")."""
+    if reading.shows(Act.TAKES_UP):
         return True
-    source = str(declined.gathered.get("source") or "").replace("_", " ")
-    names_it = (source and source in text.lower()) or _THAT_IDEA_RE.search(text)
-    return bool(names_it) and starts_with_yes(_LEAD_IN_RE.sub("", text))
+    source = str(declined.gathered.get("source") or "")
+    names_it = (source and source in reading.tools) or reading.shows(Act.THE_PROPOSAL)
+    return bool(names_it) and reading.opens_with_yes
 
 
 def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
     """Decide one turn. The new state remembers what the reply offered ("2" picks it)."""
-    outcome = _route(turn, state, read_followup(turn.message))
+    outcome = _route(turn, state, turn.reading)
     shown = outcome.reply.meta
     remembered = outcome.state.replace(
         options=tuple(
@@ -207,12 +103,12 @@ def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
     return Outcome(outcome.reply, remembered, outcome.effects)
 
 
-def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
+def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     created = state.created
     deleting = state.deleting
     # Only the very next message amends or undoes a creation, or confirms a deletion.
     state = state.replace(created=None, deleting=None)
-    if deleting and (follow.yes or (starts_with_yes(turn.message) and not follow.no)):
+    if deleting and (follow.yes or (follow.opens_with_yes and not follow.no)):
         agent = agents.agent_named(turn, deleting)
         if agent is not None:
             return agents.delete_confirmed(state, agent.id, agent.name)
@@ -221,7 +117,7 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
             Reply(f"Okay, {deleting} stays as it is.", decision="agent_delete_declined"), state
         )
     wizard = state.wizard
-    if created and not wizard and (follow.cancel or _UNDO_RE.search(turn.message)):
+    if created and not wizard and (follow.cancel or follow.shows(Act.UNDO)):
         return undo_created(state.replace(created=created))
     session = open_session(turn, state) if state.skill_session else None
     if state.skill_session and session is None:
@@ -239,12 +135,8 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         return Outcome(outcome.reply, outcome.state.replace(skill_session=state.skill_session),
                        outcome.effects)  # fmt: skip
     if wizard and wizard.proposed:
-        accepted = follow.yes or (starts_with_yes(turn.message) and not follow.no)
-        if (
-            wizard.duplicate_of
-            and _ANYWAY_RE.search(turn.message)
-            and not _NO_NEED_RE.search(turn.message)
-        ):
+        accepted = follow.yes or (follow.opens_with_yes and not follow.no)
+        if wizard.duplicate_of and follow.shows(Act.INSISTS) and not follow.shows(Act.NO_NEED):
             accepted = True  # "create a second one anyway", whatever the label says
         elif wizard.duplicate_of and follow.run:
             # "ah right, I forgot about that one. just run it then": the one pointed out.
@@ -268,21 +160,19 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
                 state,
             )
         wizard = None
-    if not wizard and state.declined is not None and _takes_up(state.declined, turn.message):
+    if not wizard and state.declined is not None and _takes_up(state.declined, follow):
         # "ok you know what, let's do that agent after all. 8:40 every weekday …"
         revived = dataclasses.replace(state.declined, proposed=True)
         return proposal_accepted(turn, state.replace(wizard=revived, declined=None), turn.message)
     if (
         not wizard
         and state.declined is not None
-        and _RECONSIDERS_RE.search(turn.message)
+        and follow.shows(Act.RECONSIDERS)
         and _gives_details(turn, state.declined)
     ):
-        # "Hmm, pensando melhor... antes de decidir: se fizer, quem recebe seria …": the
-        # proposal turned down, back with these details, still waiting for a yes.
+        # The proposal turned down, back with details for it, still waiting for a yes.
         revived = dataclasses.replace(state.declined, proposed=True)
-        said = list(_RECONSIDERS_RE.finditer(turn.message))[-1]
-        details = turn.message[said.end() :].lstrip(" ,.:;!…-")
+        details = follow.rest_after(Act.RECONSIDERS)
         return wizard_step(
             turn, state.replace(wizard=revived, declined=None), details, proposal=True
         )
@@ -327,11 +217,7 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         outcome = Outcome(not_for_me(turn), state)
         return _keep_wizard_open(outcome, state, turn) if wizard else outcome
     named = entities.get("agent", "").lower()
-    if (
-        wizard
-        and _ASKS_ABOUT_IT_RE.search(turn.message)
-        and (not named or named not in turn.message.lower())
-    ):
+    if wizard and follow.shows(Act.ASKS_ABOUT_SETUP) and (not named or not follow.mentions(named)):
         # "what does it watch?" while setting one up: the one being set up.
         return Outcome(wizard_recap(wizard, tenant_zone(turn), asked=True), state)
     if wizard:
@@ -373,7 +259,7 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
         # to the agent just talked about, however the words were classified.
         return agents.update(turn, state, {"agent": state.last_agent}, turn.message)
     vague = (
-        bool(_VAGUE_RE.match(turn.message))
+        follow.shows(Act.VAGUE)
         and action != ActionType.UNKNOWN
         and not entities.get("frequency")  # "handle refunds every day" says what it wants
     )
@@ -388,12 +274,12 @@ def _route(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome:
     return _act(turn, state, action, entities, turn.message)
 
 
-def _same_for_listed(turn: Turn, state: AssistantState, follow: FollowUp) -> Outcome | None:
+def _same_for_listed(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | None:
     """ "now do the third one too" after a run from the list shown: run that one as well."""
     if not (state.listed_agents and state.last_agent_run):
         return None
     pick = follow.pick(len(state.listed_agents))
-    if pick is None or not _ALSO_RE.search(turn.message):
+    if pick is None or not follow.shows(Act.AGAIN):
         return None
     name = state.listed_agents[pick]
     return agents.execute(turn, state, {"agent": name}, turn.message)
@@ -405,7 +291,7 @@ def _chore_without_agents(turn: Turn, entities: Mapping[str, str]) -> bool:
 
 
 def _asked_for(turn: Turn) -> bool:
-    return bool(_ASKED_FOR_AGENT_RE.search(turn.message))
+    return turn.reading.shows(Act.ASKS_FOR_AGENT)
 
 
 def _names_another_agent(turn: Turn, name: str) -> bool:
@@ -421,7 +307,7 @@ def _read_alone(turn: Turn) -> IntentResult:
 
 def _changes_it(turn: Turn) -> bool:
     """A change asked of "it" with a new time or destination in the same breath."""
-    if not _CHANGE_IT_RE.search(turn.message) or _ASKS_WHY_RE.match(turn.message):
+    if not turn.reading.shows(Act.CHANGES_IT) or turn.reading.shows(Act.OPENS_WITH_QUESTION):
         return False  # "why did you move it to 9?" asks, "could you move it to 16:00?" asks for
     found = read_slots(turn.message, have={"source": "set"}, asking=(), zone="UTC", opening=False)
     return bool(found.keys() & {"destination", "frequency"}) or bool(
@@ -429,7 +315,7 @@ def _changes_it(turn: Turn) -> bool:
     )
 
 
-def _not_for_me(turn: Turn, follow: FollowUp) -> bool:
+def _not_for_me(turn: Turn, follow: Reading) -> bool:
     """A confident "nothing to do with agents": small talk or an errand, not a decline, an
     acknowledgement or a question about the workspace."""
     intent = turn.intent
@@ -437,7 +323,7 @@ def _not_for_me(turn: Turn, follow: FollowUp) -> bool:
         return False
     if follow.no or follow.cancel or follow.yes or is_acknowledgement(turn.message):
         return False
-    return follow.off_topic or bool(HOW_ARE_YOU_RE.search(turn.message))
+    return follow.off_topic or follow.shows(Act.SMALL_TALK)
 
 
 def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool:
@@ -448,10 +334,9 @@ def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool
     return _gives_details(turn, wizard)
 
 
-def _about_an_agent(state: AssistantState, entities: Mapping[str, str], text: str) -> bool:
-    """ "what's its schedule now?" asks about the agent just talked about, not how schedules
-    work."""
-    return bool(entities.get("agent")) or bool(state.last_agent and _ITS_RE.search(text))
+def _about_an_agent(state: AssistantState, entities: Mapping[str, str], reading: Reading) -> bool:
+    """A question with "its" asks about the agent just talked about, not how things work."""
+    return bool(entities.get("agent")) or bool(state.last_agent and reading.shows(Act.ABOUT_IT))
 
 
 def _gives_details(turn: Turn, wizard: Wizard) -> bool:
@@ -483,7 +368,7 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     if not is_question(turn.message):
         floor = 0.7
     else:
-        floor = 0.3 if _HOW_WHAT_RE.search(turn.message) else 0.5
+        floor = 0.3 if turn.reading.shows(Act.ASKS_HOW) else 0.5
     if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
         return None
     wizard = state.wizard
@@ -555,14 +440,14 @@ def _act(
         if resumed is not None:
             return resumed
     if action == ActionType.CREATE_AGENT:
-        asked = bool(_ASKED_FOR_AGENT_RE.search(text)) or turn.intent.method == "fast_path"
+        asked = read(text).shows(Act.ASKS_FOR_AGENT) or turn.intent.method == "fast_path"
         return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
     if action == ActionType.QUERY_INFO and asks_for_skills(text):
         return Outcome(skills_reply(turn), state)
     if (
         action == ActionType.QUERY_INFO
         and is_question(text)
-        and not _about_an_agent(state, entities, text)
+        and not _about_an_agent(state, entities, read(text))
     ):
         answered = answer_platform_question(turn, text)
         if answered is not None:
@@ -575,7 +460,7 @@ def _act(
         return agents.update(turn, state, entities, text)
     if action == ActionType.MANAGE_PLATFORM:
         # "can you add maria@… as a viewer?" asks for something done, not how things work.
-        asks_how = is_question(text) and not _ASKS_FOR_IT_RE.search(text)
+        asks_how = is_question(text) and not read(text).shows(Act.ASKS_FOR_IT)
         answered = answer_platform_question(turn, text) if asks_how else None
         return Outcome(answered or manage(turn, text), state)
     if action == ActionType.CREATE_SKILL:
@@ -587,7 +472,7 @@ def _act(
 
 
 def skill_cancel(message: str) -> bool:
-    return bool(SKILL_CANCEL_RE.match(message))
+    return read(message).shows(Act.STOPS)
 
 
 def state_summary(state: AssistantState, tenant: Tenant | None = None) -> dict[str, Any] | None:

@@ -1,0 +1,1 @@
+"""Reading a message once: the words through the one lexicon, and the acts it shows."""

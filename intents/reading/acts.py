@@ -1,0 +1,334 @@
+"""What a message does in the dialogue, as named cues: one table, read once per message.
+
+Each entry names an act, says in one line why the assistant needs it, lists the cues that
+show it (``cues.py`` says how they are written) and cues that rule it out, and gives example
+messages. ``tests/intents/test_reading.py`` reads every example and checks that it shows its
+act, so an entry cannot drift from what it claims. Which act matters when is the assistant's
+business; this table only says what a message shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from intents.reading.cues import Cue, cue
+
+
+class Act(StrEnum):
+    ASKS_FOR_AGENT = "asks_for_agent"
+    UNDO = "undo"
+    INSISTS = "insists"
+    NO_NEED = "no_need"
+    ASKS_HOW = "asks_how"
+    ASKS_FOR_IT = "asks_for_it"
+    RECONSIDERS = "reconsiders"
+    TAKES_UP = "takes_up"
+    ASKS_ABOUT_SETUP = "asks_about_setup"
+    VAGUE = "vague"
+    CHANGES_IT = "changes_it"
+    OPENS_WITH_QUESTION = "opens_with_question"
+    THE_PROPOSAL = "the_proposal"
+    AGAIN = "again"
+    ABOUT_IT = "about_it"
+    OPENS_WITH_YES = "opens_with_yes"
+    SMALL_TALK = "small_talk"
+    STOPS = "stops"
+
+
+@dataclass(frozen=True)
+class Entry:
+    act: Act
+    reason: str
+    cues: tuple[Cue, ...]
+    unless: tuple[Cue, ...] = ()
+    examples: tuple[str, ...] = ()
+
+
+def entry(
+    act: Act, reason: str, cues: str, *, unless: str = "", examples: tuple[str, ...] = ()
+) -> Entry:
+    """An entry; ``cues`` and ``unless`` hold one cue a line."""
+    return Entry(
+        act,
+        reason,
+        tuple(cue(line) for line in cues.strip().splitlines()),
+        tuple(cue(line) for line in unless.strip().splitlines() if line.strip()),
+        examples,
+    )
+
+
+_CREATE = "@V_CREATE|@V_MAKE|@V_CONFIGURE|@WISH|@ADJ_NEW|want|need|like|love|quero|queria"
+_WISH = "gostaria|quiero|quisiera|necesito|preciso|brauche|veux|voudrais|aimerais|vorrei|voglio"
+_IT = "it|its|that|them|their"
+
+TABLE: tuple[Entry, ...] = (
+    entry(
+        Act.ASKS_FOR_AGENT,
+        "An agent asked for in so many words gets the wizard; a described chore gets a proposal.",
+        f"""
+        {_CREATE}|{_WISH}|make …3 @N_AGENT|agent
+        ^ new? @N_AGENT|agent :
+        """,
+        examples=(
+            "Create an agent that watches our Jira board",
+            "quero criar um agente",
+            "I'd like a bot for our Stripe payouts",
+        ),
+    ),
+    entry(
+        Act.UNDO,
+        "Right after a creation, taking it back removes what was just made.",
+        """
+        undo
+        cancel it|that
+        actually cancel|delete|remove
+        delete|remove|scrap it|that
+        take it|that back
+        deshaz*|annule|annulla|desfaz|ruckgangig*
+        actually no
+        """,
+        unless="actually no call|name|make|set|change|use|its|send|post|put|run|at|on|every|to",
+        examples=("undo that", "actually, delete it", "scrap that please"),
+    ),
+    entry(
+        Act.INSISTS,
+        "Told that an agent like it exists, the user still wants this one made.",
+        """
+        anyway|anyways|still|duplicate|trotzdem
+        second|another one
+        a copy
+        de todos modos
+        quand meme
+        """,
+        examples=("create it anyway", "make a second one", "yes, I want a copy"),
+    ),
+    entry(
+        Act.NO_NEED,
+        "Told that an agent like it exists, the user turns the second one down.",
+        "no|not|dont|nicht|kein*|pas|sin|sem|nao …4 another|second|copy|duplicate|anyway|otro"
+        "|otra|autre|zweiten|outro|noch",
+        examples=(
+            "no need for another one then",
+            "I don't want a duplicate",
+            "not a second one, no",
+        ),
+    ),
+    entry(
+        Act.ASKS_HOW,
+        "A how or what question of its own is no answer to an open question.",
+        """
+        how do|does|can|should i|we|you
+        what is|are|does
+        whats
+        como puedo|se
+        comment je|on|puis
+        wie kann|bekomme
+        como eu|posso
+        """,
+        examples=("btw how do I get an API token?", "what is a skill?", "wie kann ich das?"),
+    ),
+    entry(
+        Act.ASKS_FOR_IT,
+        "Asked to do something (not how it is done): can you, please, an address to act on.",
+        """
+        can|could|would|will you
+        please|bitte|pls|plz
+        por favor
+        s il te|vous plait
+        @EMAIL
+        """,
+        examples=(
+            "can you add maria@example.com as a viewer?",
+            "please invite my colleague",
+            "could you remove Tom from the workspace?",
+        ),
+    ),
+    entry(
+        Act.RECONSIDERS,
+        "Coming back to a proposal turned down, to weigh it again before saying yes.",
+        """
+        on second thought
+        thinking about it
+        before i|we? decid*
+        if we did it|that
+        if i|we went|go ahead|with
+        pensando bem|melhor
+        antes de decidir
+        se a? gente? fizer
+        pensandolo bien
+        si lo hicieramos|hacemos
+        a la reflexion
+        avant de decider
+        si on le faisait
+        wenn wir es machen wurden
+        bevor ich mich entscheide
+        ripensandoci
+        prima di decidere
+        """,
+        examples=(
+            "before deciding: if we did it, who would get the report?",
+            "pensando melhor, se fizer, quem recebe?",
+            "on second thought, what would it send?",
+        ),
+    ),
+    entry(
+        Act.TAKES_UP,
+        "Taking up a proposal turned down earlier in the conversation.",
+        """
+        after all
+        on second thought
+        changed my mind
+        lets do it|that
+        lets do the|that agent
+        the agent|one you suggested|proposed|offered
+        go with your|that idea|suggestion
+        mach das|es doch
+        machen wir das|es doch
+        doch machen|einrichten
+        den du vorgeschlagen hast
+        al final si|hazlo|dale
+        al final lo quiero
+        pensandolo mejor
+        lo que me? propusiste|sugeriste
+        finalement oui|vas-y|fais
+        finalement d accord
+        tout compte fait
+        ce que tu as|m propose
+        pensando bem
+        afinal sim|pode
+        o que voce sugeriu|propos
+        """,
+        examples=(
+            "ok you know what, let's do that agent after all",
+            "I changed my mind, go with your idea",
+            "al final sí, hazlo",
+        ),
+    ),
+    entry(
+        Act.ASKS_ABOUT_SETUP,
+        "A question about the agent being set up is answered from what was gathered.",
+        """
+        ^ what does|will it watch|do|look|check|send
+        ^ where does|will it send|post|go
+        ^ when does|will it run
+        ^ how often does|will it run
+        ^ what have we got so far
+        ^ a? que hora corre|se|sale
+        ^ cuando corre|se
+        ^ a quelle heure il? tourne|part
+        ^ wann lauft
+        ^ que|quando horas? ele? roda
+        """,
+        examples=("what does it watch?", "so when will it run?", "wann läuft er?"),
+    ),
+    entry(
+        Act.VAGUE,
+        "A request that names no action (deal with, handle) is asked about, not guessed.",
+        """
+        ^ please? can|could? you? do something about|with
+        ^ please? can|could? you? deal with
+        ^ please? can|could? you? handle
+        ^ please? can|could? you? take care of
+        ^ please? can|could? you? sort|look|fix out|into|up
+        ^ haz algo con
+        ^ fais quelque chose
+        ^ mach was|etwas mit
+        ^ faz alguma coisa
+        """,
+        unless="by|with|and running|creating|changing|pausing",
+        examples=(
+            "do something about the hubspot leads",
+            "handle the refunds",
+            "can you deal with the Zendesk backlog",
+        ),
+    ),
+    entry(
+        Act.CHANGES_IT,
+        "A change asked of the agent just talked about, with where or when in the same breath.",
+        f"""
+        move|change|switch|reschedule|push|shift|set {_IT} …3 to|at|in|into
+        send|post {_IT} …3 to|in|into …20 instead|rather
+        send|post {_IT} …3 to|in|into …20 from now on
+        send|post {_IT} …3 to|in|into …20 going forward
+        send|post {_IT} …3 to|in|into …20 every|each time
+        """,
+        examples=(
+            "Could you please move it to 16:00?",
+            "send its results to talent@example.com instead",
+            "switch it to Mondays at 9",
+        ),
+    ),
+    entry(
+        Act.OPENS_WITH_QUESTION,
+        "A message that opens with a question word asks; it does not ask for a change.",
+        "^ why|what|whats|when|where|how|who|which|did|does|do|is|are|was|were",
+        examples=("why did you move it to 9?", "what does it do?", "is it running?"),
+    ),
+    entry(
+        Act.THE_PROPOSAL,
+        "Words that point at the proposal the assistant made.",
+        "that|the|your idea|thing|agent|suggestion|proposal",
+        examples=(
+            "ok, go ahead with that thing",
+            "yes, that idea is good",
+            "let's build your suggestion",
+        ),
+    ),
+    entry(
+        Act.AGAIN,
+        "The same thing once more, for another item: do, run, too, also, as well, again.",
+        """
+        do|run|too|also|same|again|now|next
+        as well
+        """,
+        examples=("now do the third one too", "run the second one as well", "the same again"),
+    ),
+    entry(
+        Act.ABOUT_IT,
+        "A word that points at the agent just talked about (it, its, son, sein, su, seu).",
+        "it|its|son|sa|ses|sein|seine|su|sus|seu|sua",
+        examples=("what's its schedule now?", "when does it run?", "¿cuál es su horario?"),
+    ),
+    entry(
+        Act.OPENS_WITH_YES,
+        "A yes at the start takes up what was proposed, whatever details follow it.",
+        """
+        ^ =ok|okay|yes|yeah|yep|yup|sure|si|sim|claro|vale|dale|oui|ja|jawohl|klar|gerne|certo
+        ^ =perfect|perfecto|perfeito|parfait|great|beleza|bora|passt
+        ^ go ahead
+        ^ do it
+        ^ va bene
+        ^ alles klar
+        ^ d accord
+        """,
+        examples=("yes, go ahead and create it", "Beleza, pode criar.", "ok sure, at 9am"),
+    ),
+    entry(
+        Act.SMALL_TALK,
+        "How are you and its kin ask after the assistant, not after the workspace.",
+        """
+        how|hows is|are? you
+        how|hows is|are? your day|week|morning
+        how|hows is? it going
+        whats up
+        como estas|vai|va
+        ca va
+        comment vas-tu|allez-vous
+        wie gehts
+        wie geht es dir
+        """,
+        examples=("how are you today?", "hey, how's it going", "¿cómo estás?"),
+    ),
+    entry(
+        Act.STOPS,
+        "A message that opens with stop or cancel ends the flow it is in.",
+        """
+        ^ cancel|stop|abort|nevermind|cancela|annule|abbrechen
+        ^ never mind
+        ^ forget it|about
+        ^ scrap it|that
+        """,
+        examples=("cancel", "never mind, forget it", "stop please"),
+    ),
+)

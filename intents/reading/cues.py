@@ -1,0 +1,180 @@
+"""Cues: short patterns over a message's words, read once through the one lexicon.
+
+A cue is written as words separated by spaces; each word is a slot:
+
+- ``yes|ok``: one of these words, as typed (accent-stripped, lower-case) or as the lexicon's
+  canonical word for it ("agentes", "bot" and "Agenten" are all ``agent``);
+- ``=yes|ok``: one of these words exactly as typed (not its synonyms, not a slip);
+- ``automat*``: a word that starts with ``automat``;
+- ``@V_CREATE``: a lexicon unit with that concept (a phrase unit such as "set up" is one slot);
+- a trailing ``?`` makes the slot optional; ``…`` skips up to ``GAP`` words, ``…3`` up to 3;
+- a leading ``^`` ties the cue to the start of the message, after lead-in words ("ok", "so",
+  "well", "actually").
+
+Typing slips are read as the word meant: a word the lexicon does not know (and no function
+word of its languages) that is one slip away from a cue word of four letters or more (two
+neighbouring letters swapped, or one letter left out) is that word, so "agnet" is "agent" and
+"mak" is "make" in every cue, while "und" stays German for "and".
+
+Cues are the project's replacement for regular expressions over text: they see words, not
+characters, so "it's", "its" and "it s" cannot drift apart, and they share the lexicon's
+languages and synonyms.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from intents.offline.lexicon import words
+
+GAP = 6  # words a ``…`` may skip
+LEAD_IN = words("ok okay so well actually hmm right alright and but wait oh y et und e also")
+
+
+@dataclass(frozen=True, slots=True)
+class Slot:
+    words: frozenset[str]
+    prefixes: tuple[str, ...]
+    concepts: frozenset[str]
+    optional: bool = False
+    exact: bool = False  # as typed only
+
+
+@dataclass(frozen=True, slots=True)
+class Cue:
+    text: str
+    anchored: bool
+    slots: tuple[Slot | int, ...]  # an int: a gap of up to that many words
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """One word of a message: as typed, its canonical words, and the units starting there."""
+
+    word: str
+    canon: frozenset[str]
+    units: tuple[tuple[frozenset[str], int], ...]  # (concepts, end) of each unit starting here
+    known: bool = True  # whether the lexicon has a concept for it
+
+
+def slip(typed: str, word: str) -> bool:
+    """Whether ``typed`` is ``word`` with two neighbouring letters swapped or one left out."""
+    if len(word) < 4:
+        return False
+    if len(typed) == len(word):
+        diff = [i for i, (a, b) in enumerate(zip(typed, word, strict=True)) if a != b]
+        return (
+            len(diff) == 2 and diff[1] == diff[0] + 1 and typed[diff[0]] == word[diff[1]]
+            and typed[diff[1]] == word[diff[0]]
+        )  # fmt: skip
+    if len(typed) == len(word) - 1:
+        return any(word[:i] + word[i + 1 :] == typed for i in range(len(word)))
+    return False
+
+
+def cue(text: str) -> Cue:
+    parts = text.split()
+    anchored = bool(parts) and parts[0] == "^"
+    slots: list[Slot | int] = []
+    for part in parts[anchored:]:
+        if part.startswith("…"):
+            slots.append(int(part[1:] or GAP))
+            continue
+        optional = part.endswith("?") and len(part) > 1
+        exact = part.startswith("=")
+        alternatives = (part[exact : len(part) - optional]).split("|")
+        slots.append(
+            Slot(
+                words=frozenset(a for a in alternatives if a[:1] != "@" and a[-1:] != "*"),
+                prefixes=tuple(a[:-1] for a in alternatives if a[-1:] == "*"),
+                concepts=frozenset(a[1:] for a in alternatives if a[:1] == "@"),
+                optional=optional,
+                exact=exact,
+            )
+        )
+    return Cue(text, anchored, tuple(slots))
+
+
+def _ends(slot: Slot, message: Sequence[Position], i: int) -> Iterable[int]:
+    """Where a slot that starts at word ``i`` can end (one past its last word)."""
+    if i >= len(message):
+        return
+    here = message[i]
+    if slot.exact:
+        if here.word in slot.words:
+            yield i + 1
+        return
+    typed = here.word in slot.words or not slot.words.isdisjoint(here.canon)
+    prefixed = bool(slot.prefixes) and here.word.startswith(slot.prefixes)
+    slipped = not here.known and here.word.isalpha() and any(slip(here.word, w) for w in slot.words)
+    if typed or prefixed or slipped:
+        yield i + 1
+    for concepts, end in here.units:
+        if not slot.concepts.isdisjoint(concepts):
+            yield end
+
+
+def _match(slots: Sequence[Slot | int], message: Sequence[Position], i: int) -> int | None:
+    if not slots:
+        return i
+    slot, rest = slots[0], slots[1:]
+    if isinstance(slot, int):
+        for j in range(i, min(i + slot, len(message)) + 1):
+            end = _match(rest, message, j)
+            if end is not None:
+                return end
+        return None
+    for end in _ends(slot, message, i):
+        found = _match(rest, message, end)
+        if found is not None:
+            return found
+    return _match(rest, message, i) if slot.optional else None
+
+
+@dataclass(frozen=True, slots=True)
+class Vocabulary:
+    """Everything a message's words could match, to rule most cues out at a glance."""
+
+    words: frozenset[str]
+    concepts: frozenset[str]
+    unknown: tuple[str, ...]
+
+    @classmethod
+    def of(cls, message: Sequence[Position]) -> Vocabulary:
+        return cls(
+            frozenset(w for p in message for w in (p.word, *p.canon)),
+            frozenset(c for p in message for concepts, _ in p.units for c in concepts),
+            tuple(p.word for p in message if not p.known and p.word.isalpha()),
+        )
+
+    def could_match(self, slot: Slot) -> bool:
+        if not slot.words.isdisjoint(self.words) or not slot.concepts.isdisjoint(self.concepts):
+            return True
+        if slot.prefixes and any(w.startswith(slot.prefixes) for w in self.words):
+            return True
+        return not slot.exact and any(slip(u, w) for u in self.unknown for w in slot.words)
+
+
+def find(
+    c: Cue, message: Sequence[Position], vocabulary: Vocabulary | None = None
+) -> tuple[int, int] | None:
+    """The first span (start, end) of the message the cue matches, if any."""
+    if vocabulary is not None and not all(
+        vocabulary.could_match(slot)
+        for slot in c.slots
+        if isinstance(slot, Slot) and not slot.optional
+    ):
+        return None
+    if c.anchored:
+        start = 0
+        while start < len(message) and message[start].word in LEAD_IN:
+            start += 1
+        starts: Iterable[int] = range(start + 1)
+    else:
+        starts = range(len(message))
+    for start in starts:
+        end = _match(c.slots, message, start)
+        if end is not None:
+            return start, end
+    return None

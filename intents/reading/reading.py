@@ -1,0 +1,151 @@
+"""One reading of a message: its words through the one lexicon, and the acts it shows.
+
+A turn reads its message once (``read``); the assistant and the flows decide from the reading
+and never look at the text again. The reading holds no raw text: what was said travels beside
+it only to be stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+
+from intents.offline.context import is_affirmation, is_cancel, is_denial, is_recap, selection
+from intents.offline.guard import strip_meta
+from intents.offline.lexicon import STOPWORDS
+from intents.offline.model import engine
+from intents.offline.text import TOKEN_RE, Parsed, agent_keys, normalize, parse
+from intents.reading.acts import TABLE, Act
+from intents.reading.cues import Position, Vocabulary, find
+
+LABEL_WORDS = 3  # "new agent: …" labels what follows; a longer head is a sentence
+
+
+@dataclass(frozen=True)
+class Reading:
+    parsed: Parsed
+    # The message as written, kept only so a flow that still reads free text can be given the
+    # part after an act (``rest_after``); nothing decides from it.
+    source: str = field(default="", repr=False, compare=False)
+
+    @cached_property
+    def positions(self) -> tuple[Position, ...]:
+        starting: list[list[tuple[frozenset[str], int]]] = [[] for _ in self.parsed.tokens]
+        canon: list[set[str]] = [set() for _ in self.parsed.tokens]
+        # A function word of any language is a word, never a typing slip ("und" is no "undo").
+        known = [word in STOPWORDS for word in self.parsed.tokens]
+        for unit in self.parsed.units:
+            if unit.start < len(starting):
+                starting[unit.start].append((frozenset(unit.concepts), unit.end))
+                known[unit.start] = known[unit.start] or bool(unit.concepts)
+                if unit.end == unit.start + 1:
+                    canon[unit.start].add(unit.canon)
+        positions = [
+            Position(word, frozenset(canon[i]), tuple(starting[i]), known[i])
+            for i, word in enumerate(self.parsed.tokens)
+        ]
+        head, colon, _ = self.parsed.norm.partition(":")
+        labelled = len(TOKEN_RE.findall(head))
+        if colon and 0 < labelled <= LABEL_WORDS and not head.rstrip()[-1:].isdigit():
+            positions.insert(labelled, Position(":", frozenset(), ()))
+        return tuple(positions)
+
+    @cached_property
+    def acts(self) -> frozenset[Act]:
+        shown = set()
+        at, vocabulary = self.positions, Vocabulary.of(self.positions)
+        for item in TABLE:
+            if any(find(c, at, vocabulary) for c in item.cues) and not any(
+                find(c, at, vocabulary) for c in item.unless
+            ):
+                shown.add(item.act)
+        return frozenset(shown)
+
+    def shows(self, *acts: Act) -> bool:
+        """Whether the message shows any of these acts."""
+        return not self.acts.isdisjoint(acts)
+
+    @property
+    def concepts(self) -> frozenset[str]:
+        return self.parsed.concepts
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        return self.parsed.tokens
+
+    @property
+    def recap(self) -> bool:
+        return is_recap(self.parsed)
+
+    @property
+    def cancel(self) -> bool:
+        return is_cancel(self.parsed)
+
+    @property
+    def yes(self) -> bool:
+        return is_affirmation(self.parsed)
+
+    @property
+    def no(self) -> bool:
+        return is_denial(self.parsed)
+
+    @property
+    def run(self) -> bool:
+        """A run asked for in any of the lexicon's languages ("run it", "lance-le", "roda")."""
+        return "V_RUN" in self.parsed.concepts
+
+    @property
+    def off_topic(self) -> bool:
+        """Small talk or an errand ("write me a poem", "what's the weather")."""
+        return "OOS" in self.parsed.concepts
+
+    def rest_after(self, act: Act) -> str:
+        """What the message says after the last words that show ``act`` (all of it when none
+        do), for a flow that still takes details as text."""
+        ends = [
+            span[1]
+            for item in TABLE
+            if item.act == act
+            for c in item.cues
+            if (span := find(c, self.positions)) is not None
+        ]
+        if not ends:
+            return self.source
+        end = max(ends) - sum(1 for p in self.positions[: max(ends)] if p.word == ":")
+        cut = 0
+        while cut < len(self.source):
+            cut = self.source.find(" ", cut + 1)
+            if cut < 0:
+                return ""
+            if len(TOKEN_RE.findall(normalize(self.source[:cut]))) >= end:
+                return self.source[cut:].lstrip(" ,.:;!?…-")
+        return ""
+
+    @property
+    def opens_with_yes(self) -> bool:
+        return Act.OPENS_WITH_YES in self.acts
+
+    @property
+    def tools(self) -> frozenset[str]:
+        """The tools the message names, as the product keys them ("google_sheets")."""
+        return frozenset(u.tag for u in self.parsed.units if "SRC" in u.concepts and u.tag)
+
+    def mentions(self, name: str) -> bool:
+        """Whether the message names this agent, whole or word by word ("jira-overdue-watch")."""
+        words = self.parsed.tokens
+        if normalize(name) in words:
+            return True
+        parts = read(name).words
+        n = len(parts)
+        return n > 0 and any(words[i : i + n] == parts for i in range(len(words) - n + 1))
+
+    def pick(self, size: int) -> int | None:
+        """The 0-based item of a numbered list of ``size`` that the message picks, if any."""
+        return selection(self.parsed, size)
+
+
+@lru_cache(maxsize=64)
+def read(message: str) -> Reading:
+    """The message read once (a turn's steps ask for the same reading more than once)."""
+    cleaned, _ = strip_meta(normalize(message))
+    return Reading(parse(cleaned, engine().analyzer, agent_keys(()), normalized=True), message)

@@ -1,0 +1,70 @@
+"""The reading of a message: cues as written, and every act's examples showing that act."""
+
+from __future__ import annotations
+
+import pytest
+
+from intents.reading.acts import TABLE, Act
+from intents.reading.cues import Position, cue, find
+from intents.reading.reading import read
+
+
+def _words(text: str) -> tuple[Position, ...]:
+    return tuple(Position(w, frozenset(), ()) for w in text.split())
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "span"),
+    [
+        ("after all", "lets do it after all", (3, 5)),
+        ("cancel it|that", "please cancel that now", (1, 3)),
+        ("automat*", "we automate it", (1, 2)),
+        ("before i|we? decid*", "before deciding", (0, 2)),
+        ("move it …3 to", "move it over to the 9am slot", (0, 4)),
+        ("move it …1 to", "move it over there to", None),
+        ("^ why", "so why", (1, 2)),
+        ("^ why", "tell me why", None),
+        ("a copy", "a", None),
+        ("^ =yes", "right", None),
+    ],
+)
+def test_a_cue_matches_words_gaps_prefixes_and_the_start(
+    pattern: str, text: str, span: tuple[int, int] | None
+) -> None:
+    assert find(cue(pattern), _words(text)) == span
+
+
+def test_a_cue_matches_a_lexicon_concept_and_a_canonical_word() -> None:
+    reading = read("quiero crear unos agentes")
+    assert find(cue("@V_CREATE …3 agent"), reading.positions) is not None
+    assert find(cue("@V_CREATE …3 @N_AGENT"), reading.positions) is not None
+    assert find(cue("@V_RUN"), reading.positions) is None
+
+
+@pytest.mark.parametrize(
+    ("act", "example"), [(item.act, example) for item in TABLE for example in item.examples]
+)
+def test_every_example_of_the_table_shows_its_act(act: Act, example: str) -> None:
+    assert act in read(example).acts, f"{example!r} does not show {act}"
+
+
+def test_every_act_has_a_reason_and_three_examples() -> None:
+    for item in TABLE:
+        assert item.reason.endswith("."), item.act
+        assert len(item.examples) >= 3, item.act
+    assert {item.act for item in TABLE} == set(Act)
+
+
+@pytest.mark.parametrize(
+    ("text", "act"),
+    [
+        ("actually no, call it Platform Radar", Act.UNDO),
+        ("handle refunds by running the refund agent", Act.VAGUE),
+        ("tell me why it moved", Act.OPENS_WITH_QUESTION),
+        ("list my agents", Act.ASKS_FOR_AGENT),
+        ("oh right, my bad. leave it as it is", Act.OPENS_WITH_YES),
+        ("und jetzt einen Skill", Act.UNDO),
+    ],
+)
+def test_what_rules_an_act_out(text: str, act: Act) -> None:
+    assert act not in read(text).acts
