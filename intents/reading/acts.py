@@ -34,6 +34,7 @@ class Act(StrEnum):
     OPENS_WITH_YES = "opens_with_yes"
     SMALL_TALK = "small_talk"
     STOPS = "stops"
+    OPENS_WITH_NO = "opens_with_no"
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def entry(
 _CREATE = "@V_CREATE|@V_MAKE|@V_CONFIGURE|@WISH|@ADJ_NEW|want|need|like|love|quero|queria"
 _WISH = "gostaria|quiero|quisiera|necesito|preciso|brauche|veux|voudrais|aimerais|vorrei|voglio"
 _IT = "it|its|that|them|their"
+_YES = "=ok|okay|yes|yeah|yep|yup|sure|si|sim|claro|vale|dale|oui|ja|beleza"
 
 TABLE: tuple[Entry, ...] = (
     entry(
@@ -293,14 +295,24 @@ TABLE: tuple[Entry, ...] = (
     entry(
         Act.OPENS_WITH_YES,
         "A yes at the start takes up what was proposed, whatever details follow it.",
-        """
+        f"""
         ^ =ok|okay|yes|yeah|yep|yup|sure|si|sim|claro|vale|dale|oui|ja|jawohl|klar|gerne|certo
         ^ =perfect|perfecto|perfeito|parfait|great|beleza|bora|passt
+        ^ =lgtm|correct|genau
+        ^ looks good
         ^ go ahead
-        ^ do it
+        ^ do|create it
         ^ va bene
         ^ alles klar
         ^ d accord
+        ^ {_YES} …1 go ahead
+        ^ {_YES} …1 do|create it
+        ^ {_YES} …1 set it up
+        ^ {_YES} …1 go ahead and create|build it
+        ^ {_YES} …1 go ahead and set it up
+        ^ {_YES} …1 pode criar|fazer|configurar|seguir
+        ^ {_YES} …1 hazlo|crealo|vas-y
+        ^ {_YES} …1 mach es|das
         """,
         examples=("yes, go ahead and create it", "Beleza, pode criar.", "ok sure, at 9am"),
     ),
@@ -330,5 +342,11 @@ TABLE: tuple[Entry, ...] = (
         ^ scrap it|that
         """,
         examples=("cancel", "never mind, forget it", "stop please"),
+    ),
+    entry(
+        Act.OPENS_WITH_NO,
+        "A no at the start turns down what was shown; what follows it may correct it.",
+        "^ =no|nope|nein|non|wait|change\n^ not yet",
+        examples=("no, the output should be CSV", "wait, it takes a URL", "nope"),
     ),
 )
