@@ -179,7 +179,6 @@ def _with_prose(
         last_agent=prose.last_agent or ctx.last_agent,
         last_run=prose.last_run or ctx.last_run,
         answering=prose.answering,
-        about_skills=prose.about_skills,
         about_platform=prose.about_platform,
         needs_access=prose.needs_access,
     )

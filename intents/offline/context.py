@@ -52,8 +52,6 @@ class Context:
     # The text asked an open question ("Which provider should it call?") while the user was
     # asking for this: a plain answer goes on with it.
     answering: ActionType | None = None
-    # The text was about skills ("there's no Confluence skill yet"): "build one" means a skill.
-    about_skills: bool = False
     # The text was about a workspace setting, no agent ("The workspace time zone is UTC"):
     # "change it to America/Chicago" changes that setting.
     about_platform: bool = False

@@ -289,7 +289,6 @@ class Prose:
     last_run: str | None = None
     named: tuple[str, ...] = field(default_factory=tuple)
     answering: ActionType | None = None
-    about_skills: bool = False
     about_platform: bool = False
     needs_access: bool = False
 
@@ -575,7 +574,6 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
             answering = action
     return Prose(
         answering=answering,
-        about_skills=bool(_SKILL_RE.search(text)) and not named,
         needs_access=bool(_ACCESS_LOST_RE.search(text)),
         about_platform=(
             not named and offer is None and wizard is None and bool(_SETTINGS_RE.search(text))

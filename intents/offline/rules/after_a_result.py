@@ -12,12 +12,6 @@ from intents.offline.rules.reading import QUESTION_WORDS, Decision, Reading
 from intents.types import ActionType
 
 _SETTING_VERBS = words("move upgrade downgrade enable disable turn switch set")
-_BUILD_ONE_RE = re.compile(r"\b(?:build|create|make|set up|write) (?:one|it|that)\b")
-_EXAMPLES_RE = re.compile(
-    r"^(?:like what|such as|for (?:example|instance)|what else|e\.?g|examples?|"
-    r"what kind of (?:things|stuff)|como que|como cuales|por ejemplo|par exemple|comme quoi|"
-    r"zum beispiel|wie zum beispiel|was denn|por exemplo|tipo o que)\b[\s?.!]*$"
-)
 _FIX_IT_RE = re.compile(
     r"^(?:ok |okay |please |pls |can you |could you )?(?:fix|repair|sort out|reconnect|renew|"
     r"refresh|arregla|repara|corrige|r[ée]pare|behebe|reparier|conserta)\b.{0,20}$"
@@ -53,26 +47,6 @@ def changes_the_setting_just_talked_about(r: Reading) -> Decision | None:
         and r.model_top() != ActionType.MANAGE_PLATFORM
     ):
         return Decision(ActionType.MANAGE_PLATFORM, 0.72, "changes the setting just talked about")
-    return None
-
-
-@rule(
-    "'Build one' right after talk of a skill that does not exist builds that skill.",
-    examples=("then let's build one",),
-)
-def builds_the_skill_just_talked_about(r: Reading) -> Decision | None:
-    if r.ctx.about_skills and _BUILD_ONE_RE.search(r.norm) and r.n_units <= 6:
-        return Decision(ActionType.CREATE_SKILL, 0.75, "asks to build the skill just talked about")
-    return None
-
-
-@rule(
-    "'Like what?' after an answer asks for examples of it.",
-    examples=("like what?",),
-)
-def asks_for_examples(r: Reading) -> Decision | None:
-    if _EXAMPLES_RE.match(r.norm):
-        return Decision(ActionType.QUERY_INFO, 0.75, "asks for examples of what was just said")
     return None
 
 

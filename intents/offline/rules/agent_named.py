@@ -170,20 +170,6 @@ def _asks_about_another(r: Reading) -> bool:
 
 
 @rule(
-    "'What about <tool>?' right after an agent was created asks for the same agent there.",
-    examples=("cool. what about Intercom?",),
-)
-def the_same_agent_on_another_tool(r: Reading) -> Decision | None:
-    if (
-        _asks_about_another(r)
-        and r.ctx.prev_intent == ActionType.CREATE_AGENT
-        and "source" in r.entities
-    ):
-        return Decision(ActionType.CREATE_AGENT, 0.7, "asks for the same agent on another tool")
-    return None
-
-
-@rule(
     "'And the other one?' with no verb, right after an answer, asks the same question again.",
     examples=("and the enterprise one?",),
 )
@@ -247,20 +233,6 @@ def undoes_a_change_to_an_agent(r: Reading) -> Decision | None:
         and _UNDO_RE.search(r.norm)
     ):
         return Decision(ActionType.UPDATE_AGENT, 0.75, "undoes what was just done to an agent")
-    return None
-
-
-@rule(
-    "Undoing right after an administration step is one more administration step.",
-    examples=("undo that",),
-)
-def undoes_an_administration_step(r: Reading) -> Decision | None:
-    if (
-        r.ctx.prev_intent == ActionType.MANAGE_PLATFORM
-        and r.n_units <= 6
-        and _UNDO_RE.search(r.norm)
-    ):
-        return Decision(ActionType.MANAGE_PLATFORM, 0.75, "undoes an administration step")
     return None
 
 

@@ -321,21 +321,3 @@ def picks_from_a_list_shown_for_information(r: Reading) -> Decision | None:
             ambiguous=True,
         )
     return None
-
-
-@rule(
-    "A listed agent picked with no verb is run, asking whether it was to be shown instead.",
-    examples=("2",),
-)
-def picks_a_listed_agent(r: Reading) -> Decision | None:
-    name = _listed_agent(r)
-    if name is not None:
-        r.entities["agent"] = name
-        return Decision(
-            ActionType.EXECUTE_TASK,
-            0.6,
-            f"picks listed agent {name}, verb unclear",
-            alternative=ActionType.QUERY_INFO,
-            ambiguous=True,
-        )
-    return None

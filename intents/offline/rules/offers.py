@@ -67,22 +67,6 @@ def asks_where_we_were(r: Reading) -> Decision | None:
 
 
 @rule(
-    "A yes that asks for a run, after an offer of something else, is a run instead.",
-    examples=("ok run it",),
-)
-def runs_instead_of_the_offer(r: Reading) -> Decision | None:
-    offer = r.ctx.offer
-    if (
-        offer is not None
-        and offer != ActionType.EXECUTE_TASK
-        and "V_RUN" in r.concepts
-        and r.affirms
-    ):
-        return Decision(ActionType.EXECUTE_TASK, 0.8, "asks for a run instead of the offer")
-    return None
-
-
-@rule(
     "A yes to an offer accepts it, with what the offer named.",
     examples=(
         "yes, do that",
@@ -111,17 +95,6 @@ def declines_the_offer(r: Reading) -> Decision | None:
     offer = r.ctx.offer
     if offer is not None and r.denies and denial_rest_is_empty(r.parsed):
         return Decision(ActionType.UNKNOWN, 0.85, f"declines the offer to {offer}")
-    return None
-
-
-@rule(
-    "'Never mind' after an offer turns it down, unless it names billing, users or keys.",
-    examples=("lol ok never mind then",),
-)
-def cancels_the_offer(r: Reading) -> Decision | None:
-    offer = r.ctx.offer
-    if offer is not None and not r.denies and r.cancels and not r.names_the_workspace:
-        return Decision(ActionType.UNKNOWN, 0.8, f"declines the offer to {offer}")
     return None
 
 

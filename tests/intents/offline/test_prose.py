@@ -372,8 +372,6 @@ def test_either_or_sides_and_answers_that_take_neither_or_both(
         ("jira-overdue-monitor checks the OPS project every day at 08:30 and posts a list to "
          "#ops-alerts.", "what does the jira one do?",
          "does it also catch tickets with no due date?", "query_info"),
-        ("Hi! I can create agents, run them, or answer questions. What would you like to do?",
-         "hello", "like what?", "query_info"),
         ("The Team plan is $99 per month and includes 10 agents and 5 seats.",
          "what does the Team plan cost?", "and the enterprise one?", "query_info"),
         ("I've paused jira-overdue-monitor. It won't send any alerts until you resume it.",
@@ -415,14 +413,9 @@ def test_a_proposal_to_attach_something_to_an_agent_is_a_change() -> None:
         ("change what the finance bot looks for", "No problem. What should the new "
          "instructions for financial-analyzer say?", "flag any expense line that grows more "
          "than 15% month over month", "update_agent"),
-        # The same for someone else; undoing an administration step; a skill talked about.
+        # The same for someone else.
         ("give Priya editor access", "Done: Priya now has editor access to the workspace.",
          "same for Lucía", "manage_platform"),
-        ("remove kenji@acme.com from the workspace", "Done: I've removed Kenji from the "
-         "workspace and revoked his sessions.", "wait, undo that",
-         "manage_platform"),
-        ("can the notion bot read Confluence?", "Not today: there's no Confluence skill in "
-         "your workspace yet.", "then let's build one", "create_skill"),
     ],
 )  # fmt: skip
 def test_replies_to_proposals_questions_and_steps_just_taken(
@@ -639,9 +632,6 @@ def test_setups_left_open_options_in_words_and_requests_after_and(
 @pytest.mark.parametrize(
     ("text", "reply", "action"),
     [
-        # A run asked for instead of the change offered.
-        ("jira-overdue-monitor runs every day at 7:00 ET and posts to #eng-alerts. Want me to "
-         "adjust anything?", "ok run it", "execute_task"),
         # An option named by its tool; options of a connect question are administration.
         ("Which account would you like to connect?\n1. Google Drive\n2. Dropbox\n3. Box",
          "dropbox", "manage_platform"),
@@ -650,7 +640,7 @@ def test_setups_left_open_options_in_words_and_requests_after_and(
          "just tag it?", "ping @dana on slack too", "create_agent"),
     ],
 )  # fmt: skip
-def test_runs_instead_options_by_tool_and_settings_asked_as_either_or(
+def test_options_by_tool_and_settings_asked_as_either_or(
     text: str, reply: str, action: str
 ) -> None:
     assert classify(reply, said(text))[0] == action
