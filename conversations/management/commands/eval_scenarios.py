@@ -24,7 +24,12 @@ class Command(BaseCommand):
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
-        parser.add_argument("--dataset", type=Path, required=True, help="a JSON list of scenarios")
+        parser.add_argument(
+            "--dataset",
+            type=Path,
+            required=True,
+            help="a JSON list of scenarios (.jsonl: the older format, one scenario a line)",
+        )
         parser.add_argument("--offline", action="store_true", help="the offline engine only")
         parser.add_argument("--json", action="store_true", help="one JSON object on stdout")
 
@@ -64,8 +69,13 @@ class Command(BaseCommand):
             if check.check == "action_type":
                 got = check.actual or "no action (the turn was refused)"
                 what = f"action {check.expected}, got {got}"
-            else:
+            elif check.check == "reply_mentions":
                 what = f"reply to mention {check.expected!r}; it said: {_short(check.actual)}"
+            else:
+                what = (
+                    f"{check.check} {check.expected!r} ({check.detail}); "
+                    f"it said: {_short(check.reply)}"
+                )
             self.stdout.write(f"FAIL {result.id} turn {check.turn}: expected {what}")
 
 
