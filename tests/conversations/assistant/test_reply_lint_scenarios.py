@@ -1,53 +1,53 @@
 """The reply lint over every turn of the scenario files, held to a baseline that only goes down.
 
-Each scenario of ``scenarios/*.jsonl`` (the frozen ones excepted) is played through POST chat/
-by the runner of ``test_scenarios``, and every reply is linted against the user messages of
-its conversation so far and the tenant's agent names (``reply_lint``). The test prints the
-counts per check and per file and the first examples, and fails when a count is above the
-baseline: a reply got worse. When a count goes down, lower the baseline to it in the same change.
+Each scenario of ``scenarios/*.json`` (the frozen ones excepted) is played through the chat
+turn by the scenario service (``conversations.chat.scenarios``, as ``test_scenarios`` plays it),
+and every reply is linted against the user messages of its conversation so far and the
+tenant's agent names (``reply_lint``). The test prints the counts per check and per file and
+the first examples, and fails when a count is above the baseline: a reply got worse. When a
+count goes down, lower the baseline to it in the same change.
 
 Run with ``-s`` to see the summary.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
 
 import pytest
 
 from conversations.assistant.text import called_in
+from conversations.chat.scenarios import TurnSeen, scenarios_run
 from conversations.models import Agent
 from tests.conversations.assistant.reply_lint import CHECKS, reply_violations
-from tests.conversations.assistant.test_scenarios import SCENARIOS, Run, load, make_world
+from tests.conversations.assistant.test_scenarios import SCENARIOS, load
 
 pytestmark = pytest.mark.django_db
 
 # Frozen benchmarks: never played, opened or printed outside their own test or command.
 FROZEN = frozenset({"heldout.jsonl", "blind22.json"})
-FILES = sorted(path.name for path in SCENARIOS.glob("*.jsonl") if path.name not in FROZEN)
+FILES = sorted(path.name for path in SCENARIOS.glob("*.json") if path.name not in FROZEN)
 EXAMPLES = 20
 # Violations per file and check, measured on 2026-11-27 on 8215095 (the replies as they were
 # when the lint was written). Lower a figure when replies get better; never raise one.
 # fmt: off
 BASELINE: dict[str, dict[str, int]] = {
-    "dev.jsonl": {"quoted_user_sentence": 27, "doubled_verb": 0, "lowercase_tool_name": 3,
+    "dev.json": {"quoted_user_sentence": 27, "doubled_verb": 0, "lowercase_tool_name": 3,
         "slot_starts_with_verb_or_pronoun": 2},
-    "dev2.jsonl": {"quoted_user_sentence": 31, "doubled_verb": 0, "lowercase_tool_name": 2,
+    "dev2.json": {"quoted_user_sentence": 31, "doubled_verb": 0, "lowercase_tool_name": 2,
         "slot_starts_with_verb_or_pronoun": 1},
-    "dev3.jsonl": {"quoted_user_sentence": 30, "doubled_verb": 0, "lowercase_tool_name": 8,
+    "dev3.json": {"quoted_user_sentence": 30, "doubled_verb": 0, "lowercase_tool_name": 8,
         "slot_starts_with_verb_or_pronoun": 0},
-    "dev4.jsonl": {"quoted_user_sentence": 12, "doubled_verb": 0, "lowercase_tool_name": 2,
+    "dev4.json": {"quoted_user_sentence": 12, "doubled_verb": 0, "lowercase_tool_name": 2,
         "slot_starts_with_verb_or_pronoun": 0},
-    "dev5.jsonl": {"quoted_user_sentence": 35, "doubled_verb": 0, "lowercase_tool_name": 19,
+    "dev5.json": {"quoted_user_sentence": 35, "doubled_verb": 0, "lowercase_tool_name": 19,
         "slot_starts_with_verb_or_pronoun": 0},
-    "dev6.jsonl": {"quoted_user_sentence": 31, "doubled_verb": 0, "lowercase_tool_name": 7,
+    "dev6.json": {"quoted_user_sentence": 31, "doubled_verb": 0, "lowercase_tool_name": 7,
         "slot_starts_with_verb_or_pronoun": 4},
-    "dev7.jsonl": {"quoted_user_sentence": 28, "doubled_verb": 1, "lowercase_tool_name": 2,
+    "dev7.json": {"quoted_user_sentence": 28, "doubled_verb": 1, "lowercase_tool_name": 2,
         "slot_starts_with_verb_or_pronoun": 5},
-    "dev8.jsonl": {"quoted_user_sentence": 27, "doubled_verb": 0, "lowercase_tool_name": 3,
+    "dev8.json": {"quoted_user_sentence": 27, "doubled_verb": 0, "lowercase_tool_name": 3,
         "slot_starts_with_verb_or_pronoun": 5},
 }
 # fmt: on
@@ -66,29 +66,27 @@ class Violation:
         return f"{self.check}: {self.file} {self.scenario} turn {self.turn}: {shown!r}"
 
 
-class LintedRun(Run):
-    """A scenario played as ``test_scenarios`` plays it, linting each reply as it comes."""
+@dataclass
+class Linter:
+    """Watches the turns of one file's scenarios as they are played, linting each reply."""
 
-    def __init__(self, world: Any, scenario: dict[str, Any], file: str) -> None:
-        super().__init__(world, scenario)
-        self.file = file
-        self.said: list[str] = []
-        self.agent_names: set[str] = set()
-        self.violations: list[Violation] = []
+    file: str
+    said: list[str] = field(default_factory=list)
+    agent_names: set[str] = field(default_factory=set)
+    violations: list[Violation] = field(default_factory=list)
 
-    def turn(self, index: int, turn: dict[str, Any], say: str, client_message_id: str) -> None:
-        self.said.append(say)
-        super().turn(index, turn, say, client_message_id)
+    def __call__(self, seen: TurnSeen) -> None:
+        if seen.number == 1:  # a new scenario, in a workspace of its own
+            self.said, self.agent_names = [], set()
+        self.said.append(seen.said)
         # Names of agents deleted since still count: a reply may name what it just removed.
-        for name, config in Agent.objects.for_tenant(self.tenant).values_list("name", "config"):
+        for name, config in Agent.objects.for_tenant(seen.tenant).values_list("name", "config"):
             details = config.get("details") if isinstance(config, dict) else None
             self.agent_names |= {name, called_in(str(details or "")) or ""}
-        found = reply_violations(
-            self.replies[-1], user_messages=self.said, agent_names=self.agent_names
-        )
+        found = reply_violations(seen.reply, user_messages=self.said, agent_names=self.agent_names)
         for check, spans in found.items():
             self.violations += [
-                Violation(self.file, self.sid, index, check, span.text) for span in spans
+                Violation(self.file, seen.scenario, seen.number, check, span.text) for span in spans
             ]
 
 
@@ -125,12 +123,11 @@ def lint_report(violations: list[Violation], counts: Counter[tuple[str, str]]) -
 
 def test_scenario_replies_are_no_worse_than_the_lint_baseline() -> None:
     violations: list[Violation] = []
-    worlds = itertools.count(5000)  # one workspace a scenario, as test_counted_scenarios does
     for file in FILES:
-        for scenario in load(file):
-            run = LintedRun(make_world(next(worlds)), scenario, file)
-            run.play()
-            violations += run.violations
+        linter = Linter(file)
+        for _ in scenarios_run(load(file), offline=False, observe=linter):
+            pass
+        violations += linter.violations
     counts = Counter((violation.file, violation.check) for violation in violations)
     print(lint_report(violations, counts))
 
