@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 from conversations.agents import selectors as agents
@@ -17,14 +17,10 @@ from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
 from intents.reading.reading import read
+from intents.reading.referent import InView, referent
 from intents.types import ActionType
 
 MAX_LISTED = 20
-_SAME_AGAIN_RE = re.compile(
-    r"\b(same (?:thing |one |agent )?as (?:last time|before)|again|last one I ran"
-    r"|like last time)\b",
-    re.IGNORECASE,
-)
 _WHEN_RE = re.compile(
     r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|time ?zone|"
     r"cada cu[aá]nto|a qu[eé] hora|cu[aá]ndo|zona horaria|[àa] quelle (?:heure|fr[ée]quence)|"
@@ -49,31 +45,6 @@ _WHICH_PAUSED_RE = re.compile(
     re.IGNORECASE,
 )
 # "it", and the pronouns other languages use for it ("setz ihn fort", "pausa lo", "mets-le").
-_PRONOUN_RE = re.compile(
-    r"\b(it|its|that one|this one|that agent|this agent|the agent|ihn|lo|la|le|ele|ela|él)\b",
-    re.I,
-)
-
-
-_OTHER_ONE_RE = re.compile(
-    r"\b(?:the other (?:one|agent)|the other\b(?!\s+\w+s\b)|l'autre|el otro|la otra|"
-    r"der andere|die andere|den anderen|das andere|o outro|a outra)\b",
-    re.IGNORECASE,
-)
-
-
-def name_by_its_own_word(text: str, names: Sequence[str], *, shortest: int = 5) -> int | None:
-    """The one of ``names`` that alone has a word of the message ("the support one" among
-    sales-digest and support-digest, "celui des devoirs"): its index, else None."""
-    said = set(re.findall(rf"[a-z]{{{shortest},}}", text.lower()))
-    parts = [set(re.split(r"[-_]", name.lower())) if name else set() for name in names]
-    # Only a word no other name has ("finance" of finance-weekly-digest, not "weekly").
-    hits = [
-        index
-        for index, mine in enumerate(parts)
-        if said & (mine - set().union(*(p for p in parts if p is not mine)))
-    ]
-    return hits[0] if len(hits) == 1 else None
 
 
 def resolve_agent(
@@ -84,43 +55,24 @@ def resolve_agent(
     *,
     guess: bool = False,
 ) -> Agent | None:
-    """The agent a message means: by name, @mention, list position, "again", or "it"."""
+    """The agent a message means: the one the classifier named, else the reading's referent
+    (by name, list position, a word of its own, "again", "the other one", "it")."""
     tenant = turn.tenant
     reference = entities.get("agent")
     if reference:
         agent = agents.agent_find(tenant=tenant, reference=reference)
         if agent is not None:
             return agent
-    for mention in re.findall(r"@([\w-]+)", text):
-        agent = agents.agent_find(tenant=tenant, reference=mention)
-        if agent is not None:
-            return agent
-    if state.listed_agents:
-        pick = read(text).pick(len(state.listed_agents))
-        if pick is not None:
-            return agents.agent_find(tenant=tenant, reference=state.listed_agents[pick])
-    if state.listed_agents:
-        by_word = name_by_its_own_word(text, state.listed_agents)
-        if by_word is not None:
-            return agents.agent_find(tenant=tenant, reference=state.listed_agents[by_word])
-    if _SAME_AGAIN_RE.search(text) and state.last_agent_run:
-        return agents.agent_find(tenant=tenant, reference=state.last_agent_run)
     candidates = agents.agents_for_matching(tenant=tenant)
-    lowered = text.lower()
-    for agent in candidates:
-        if agent.name in lowered or agent.name.replace("-", " ") in lowered:
-            return agent
-    if _PRONOUN_RE.search(text) and state.last_agent:
-        return agents.agent_find(tenant=tenant, reference=state.last_agent)
-    if _OTHER_ONE_RE.search(text):
-        # "now the other one": of the two just listed (or the tenant's two), the one not used.
-        pool = list(state.listed_agents) if len(state.listed_agents) == 2 else []
-        if not pool and len(candidates) == 2:
-            pool = [a.name for a in candidates]
-        current = state.last_agent_run or state.last_agent
-        others = [name for name in pool if name != current]
-        if current in pool and len(others) == 1:
-            return agents.agent_find(tenant=tenant, reference=others[0])
+    in_view = InView(
+        agents=[a.name for a in candidates],
+        listed=state.listed_agents,
+        last_agent=state.last_agent,
+        last_run=state.last_agent_run,
+    )
+    meant = referent(read(text), in_view)
+    if meant is not None:
+        return agents.agent_find(tenant=tenant, reference=meant)
     if guess and entities.get("source"):
         matches = [a for a in candidates if entities["source"].replace("_", "-") in a.name]
         if len(matches) == 1:

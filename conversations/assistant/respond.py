@@ -54,6 +54,7 @@ from intents.offline.schedule import find_time
 from intents.offline.text import normalize
 from intents.reading.acts import Act
 from intents.reading.reading import Reading, read
+from intents.reading.referent import by_own_word
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult
 from skill_sessions.services import session_load as services_load
 
@@ -189,7 +190,7 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
         if pick is None and len(turn.message.split()) <= 6:
             # "the support one": the option whose agent alone has that word.
             names = [option.agent or "" for option in state.options]
-            pick = agents.name_by_its_own_word(turn.message, names, shortest=3)
+            pick = by_own_word(turn.reading, names, shortest=3, generic=frozenset())
         if pick is not None:
             return _picked_option(turn, state, state.options[pick])
     state = state.replace(pending=None)

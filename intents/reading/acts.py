@@ -35,6 +35,9 @@ class Act(StrEnum):
     SMALL_TALK = "small_talk"
     STOPS = "stops"
     OPENS_WITH_NO = "opens_with_no"
+    SAME_AGAIN = "same_again"
+    POINTS_AT_IT = "points_at_it"
+    THE_OTHER_ONE = "the_other_one"
 
 
 @dataclass(frozen=True)
@@ -348,5 +351,40 @@ TABLE: tuple[Entry, ...] = (
         "A no at the start turns down what was shown; what follows it may correct it.",
         "^ =no|nope|nein|non|wait|change\n^ not yet",
         examples=("no, the output should be CSV", "wait, it takes a URL", "nope"),
+    ),
+    entry(
+        Act.SAME_AGAIN,
+        "The agent run last, asked for again.",
+        """
+        again
+        same thing|one|agent? as last time|before
+        like last time
+        last one i ran
+        """,
+        examples=("run it again", "same as last time please", "do the last one I ran"),
+    ),
+    entry(
+        Act.POINTS_AT_IT,
+        "A pronoun, or a bare \u201cthat one\u201d, for the agent just talked about.",
+        """
+        =it|its|ihn|lo|la|le|ele|ela
+        that|this one|agent
+        the agent
+        """,
+        examples=("pause it", "run that one", "setz ihn wieder fort"),
+    ),
+    entry(
+        Act.THE_OTHER_ONE,
+        "Of two agents in view, the one not just used.",
+        """
+        the other one|agent
+        l autre
+        el otro
+        la otra
+        der|die|das|den andere|anderen
+        o outro
+        a outra
+        """,
+        examples=("now the other one", "run the other agent too", "y el otro"),
     ),
 )
