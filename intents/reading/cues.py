@@ -9,7 +9,8 @@ A cue is written as words separated by spaces; each word is a slot:
 - ``@V_CREATE``: a lexicon unit with that concept (a phrase unit such as "set up" is one slot);
 - a trailing ``?`` makes the slot optional; ``…`` skips up to ``GAP`` words, ``…3`` up to 3;
 - a leading ``^`` ties the cue to the start of the message, after lead-in words ("ok", "so",
-  "well", "actually").
+  "well", "actually"); a trailing ``$`` to its end, before closing words ("please", "thanks",
+  "then"): a cue with both covers the whole message.
 
 Typing slips are read as the word meant: a word the lexicon does not know (and no function
 word of its languages) that is one slip away from a cue word of four letters or more (two
@@ -30,6 +31,7 @@ from intents.offline.lexicon import words
 
 GAP = 6  # words a ``…`` may skip
 LEAD_IN = words("ok okay so well actually hmm right alright and but wait oh y et und e also")
+CLOSING = words("please pls plz then thanks thank you again for now bitte merci gracias")
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +48,7 @@ class Cue:
     text: str
     anchored: bool
     slots: tuple[Slot | int, ...]  # an int: a gap of up to that many words
+    to_the_end: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,8 @@ def slip(typed: str, word: str) -> bool:
 def cue(text: str) -> Cue:
     parts = text.split()
     anchored = bool(parts) and parts[0] == "^"
+    to_the_end = bool(parts) and parts[-1] == "$"
+    parts = parts[: len(parts) - to_the_end]
     slots: list[Slot | int] = []
     for part in parts[anchored:]:
         if part.startswith("…"):
@@ -93,7 +98,7 @@ def cue(text: str) -> Cue:
                 exact=exact,
             )
         )
-    return Cue(text, anchored, tuple(slots))
+    return Cue(text, anchored, tuple(slots), to_the_end)
 
 
 def _ends(slot: Slot, message: Sequence[Position], i: int) -> Iterable[int]:
@@ -115,21 +120,24 @@ def _ends(slot: Slot, message: Sequence[Position], i: int) -> Iterable[int]:
             yield end
 
 
-def _match(slots: Sequence[Slot | int], message: Sequence[Position], i: int) -> int | None:
+def _match(
+    slots: Sequence[Slot | int], message: Sequence[Position], i: int, stop: int | None
+) -> int | None:
+    """Where the slots, matched from word ``i`` on, end (at ``stop`` when it is given)."""
     if not slots:
-        return i
+        return i if stop is None or i == stop else None
     slot, rest = slots[0], slots[1:]
     if isinstance(slot, int):
         for j in range(i, min(i + slot, len(message)) + 1):
-            end = _match(rest, message, j)
+            end = _match(rest, message, j, stop)
             if end is not None:
                 return end
         return None
     for end in _ends(slot, message, i):
-        found = _match(rest, message, end)
+        found = _match(rest, message, end, stop)
         if found is not None:
             return found
-    return _match(rest, message, i) if slot.optional else None
+    return _match(rest, message, i, stop) if slot.optional else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,8 +181,16 @@ def find(
         starts: Iterable[int] = range(start + 1)
     else:
         starts = range(len(message))
+    stops: list[int | None] = [None]
+    if c.to_the_end:
+        last = len(message)
+        stops = [last]
+        while last > 0 and message[last - 1].word in CLOSING:
+            last -= 1
+            stops.append(last)
     for start in starts:
-        end = _match(c.slots, message, start)
-        if end is not None:
-            return start, end
+        for stop in stops:
+            end = _match(c.slots, message, start, stop)
+            if end is not None:
+                return start, end
     return None

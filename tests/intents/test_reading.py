@@ -68,3 +68,16 @@ def test_every_act_has_a_reason_and_three_examples() -> None:
 )
 def test_what_rules_an_act_out(text: str, act: Act) -> None:
     assert act not in read(text).acts
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "span"),
+    [
+        ("^ thanks $", "ok thanks", (1, 2)),
+        ("^ thanks $", "thanks for the help", None),
+        ("^ hi there? $", "hi there please", (0, 2)),
+        ("^ hi …2 $", "hi you two", (0, 3)),
+    ],
+)
+def test_a_cue_that_runs_to_the_end(pattern: str, text: str, span: tuple[int, int] | None) -> None:
+    assert find(cue(pattern), _words(text)) == span
