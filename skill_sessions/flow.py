@@ -10,45 +10,15 @@ anything is created. Pure: the caller stores the new context with the reply.
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from conversations.assistant.slots import name_in, strip_acknowledgement, without_name
-from conversations.assistant.text import generated_name, name_objects
-from intents.offline.entities import extract_entities
-from intents.offline.lexicon import SKILL_ROLES
+from intents.reading.acts import Act
+from intents.reading.reading import read
+from intents.reading.skill import SkillDetails, read_skill_details
 from skill_sessions.context import SkillContext
 
-_PURPOSE_RE = re.compile(
-    r"\b(?:skill|capability|habilidad|comp[ée]tence|f[äa]higkeit)\s+"
-    r"(?:(?:named|called)\s+\S+\s+)?(?:that|which|to|for|que|qui|die|der|das|para|pour)\s+"
-    r"(?P<what>[^.!?\n]{3,300})",
-    re.IGNORECASE,
-)
-_TEACH_RE = re.compile(
-    r"\b(?:teach|train)\w*\s+(?:\w+\s+)?(?:how\s+)?to\s+(?P<what>[^.!?\n]{3,300})", re.I
-)
-_INTO_RE = re.compile(
-    r"\b(?:into|to|as)\s+(?P<out>[A-Z0-9][\w .+/-]{1,60}|json\b[^.,;]*|csv\b[^.,;]*)"
-)
-_FROM_RE = re.compile(r"\bfrom\s+(?P<in>[^.,;!?]{3,80})", re.IGNORECASE)
-_IO_RE = re.compile(
-    r"(?:input|in)\s*[:=]\s*(?P<i>.+?)\s*(?:->|→|=>|output\s*[:=])\s*(?:output\s*[:=]\s*)?(?P<o>.+)",
-    re.IGNORECASE,
-)
-_YES_RE = re.compile(
-    r"^\s*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|go ahead|do it|create it|looks good|lgtm|correct|"
-    r"perfect|s[ií]|claro|vale|oui|d'accord|ja|genau|passt|sim)\b",
-    re.IGNORECASE,
-)
-_NO_RE = re.compile(r"^\s*(?:no|nope|not yet|wait|change|nein|non)\b", re.IGNORECASE)
-CANCEL_RE = re.compile(
-    r"^\s*(?:cancel|stop|abort|never ?mind|forget (?:it|about it)|scrap (?:it|that)|"
-    r"cancela|annule|abbrechen)\b",
-    re.IGNORECASE,
-)
 QUESTIONS = {
     "purpose": "What should the skill do? Describe it in a sentence.",
     "inputs": "What does the skill take as input (for example a PDF invoice, a date string, a "
@@ -64,19 +34,6 @@ class Step:
     reply: str
     context: SkillContext
     completed: bool = False  # the skill is to be created now (``context.draft`` is its definition)
-
-
-def _clean(text: str) -> str:
-    return strip_acknowledgement(text).strip(" .!")
-
-
-def _generated_name(purpose: str) -> str:
-    """A name made of the product's words ("totals-invoices-extractor"): the tool and the
-    objects the purpose speaks of, and the role of its verb; never any other word of it."""
-    tool = extract_entities(purpose).get("source", "").split(",")[0]
-    words = re.findall(r"[^\W\d_]+", purpose.lower())
-    role = next((r for w in words for stem, r in SKILL_ROLES if w.startswith(stem)), "")
-    return generated_name(tool=tool, objects=name_objects(purpose), role=role, fallback="new-skill")
 
 
 def _missing(context: SkillContext) -> list[str]:
@@ -104,36 +61,27 @@ def summary_lines(context: SkillContext) -> list[str]:
     return lines
 
 
-def _read_opening(context: SkillContext, message: str) -> None:
-    purpose = _PURPOSE_RE.search(message) or _TEACH_RE.search(message)
-    if purpose:
-        context.purpose = purpose.group("what").strip(" .")
-        into = _INTO_RE.search(context.purpose)
-        if into:
-            context.outputs = into.group("out").strip(" .")
-        source = _FROM_RE.search(context.purpose)
-        if source:
-            context.inputs = source.group("in").strip(" .")
-    context.name = name_in(message) or context.name
+def _read_opening(context: SkillContext, details: SkillDetails) -> None:
+    context.purpose = details.purpose
+    context.inputs, context.outputs = details.inputs, details.outputs
+    context.name = details.name or context.name
     if context.purpose and not context.name:
-        context.name = _generated_name(context.purpose)
+        context.name = details.purpose_name
 
 
-def _read_answer(context: SkillContext, message: str) -> None:
-    name = name_in(message)
-    if name:
-        context.name = name
-    pair = _IO_RE.search(message)
-    if pair:
-        context.examples.append(f"{pair.group('i').strip()} → {pair.group('o').strip()}")
+def _read_answer(context: SkillContext, details: SkillDetails) -> None:
+    if details.name:
+        context.name = details.name
+    if details.example:
+        context.examples.append(details.example)
         return
-    answer = _clean(message)
-    if not answer or (name and without_name(message).strip(" ,.") == ""):
+    answer = details.answer
+    if not answer or details.names_only:
         return
     field = context.asking or (_missing(context) or [""])[0]
     if field == "purpose":
         context.purpose = answer[:300]
-        context.name = context.name or _generated_name(answer)
+        context.name = context.name or details.answer_name
     elif field == "inputs":
         context.inputs = answer[:200]
     elif field == "outputs":
@@ -172,7 +120,7 @@ def definition(context: SkillContext) -> dict[str, Any]:
 
 def skill_start(message: str) -> Step:
     context = SkillContext()
-    _read_opening(context, message)
+    _read_opening(context, read_skill_details(message))
     context.history.append({"role": "user", "content": message})
     step = _ask_or_confirm(context, "Let's build that skill.")
     step.context.history.append({"role": "assistant", "content": step.reply})
@@ -198,21 +146,24 @@ def skill_step(context: SkillContext, message: str, *, generate: Generator | Non
 
 
 def _transition(context: SkillContext, message: str, generate: Generator) -> Step:
-    if CANCEL_RE.match(message):
+    reading = read(message)
+    if reading.shows(Act.STOPS):
         context.state, context.asking = "cancelled", ""
         return Step("Okay, I've stopped building that skill. Nothing was created.", context)
     if context.state in ("completed", "cancelled"):
         return Step("That skill session is finished. Start a new one any time.", context)
     if context.state == "confirming":
-        if _YES_RE.match(message) and not name_in(message):
+        # "no, call it receipt-reader": the change is what follows the no.
+        details = read_skill_details(reading.rest_after(Act.OPENS_WITH_NO))
+        if reading.opens_with_yes and not details.name:
             return _generate(context, generate)
-        _read_answer(context, _NO_RE.sub("", message, count=1))
+        _read_answer(context, details)
         return _ask_or_confirm(context, "Got it.")
     if context.state == "error":
         # A retry of what failed, with everything gathered; a second failure in a row is
         # not made the user's problem: the template is used.
         return _generate(context, generate, fallback=definition)
-    _read_answer(context, message)
+    _read_answer(context, read_skill_details(message))
     return _ask_or_confirm(context, "Got it.")
 
 

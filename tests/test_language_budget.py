@@ -30,7 +30,6 @@ STILL_IMPORTING_RE = frozenset(
         "conversations/assistant/slots.py",
         "conversations/assistant/text.py",
         "conversations/assistant/wizard.py",
-        "skill_sessions/flow.py",
     }
 )
 
