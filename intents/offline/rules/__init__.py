@@ -88,7 +88,6 @@ TABLE: tuple[Section, ...] = (
         (
             offers.agrees_to_the_offer,
             offers.declines_the_offer,
-            nudges.a_no_turns_from_the_offer,
             offers.agrees_with_changes,
             nudges.a_change_reshapes_the_offer,
         ),
@@ -154,14 +153,11 @@ TABLE: tuple[Section, ...] = (
             after_a_result.asks_about_the_answer,
             after_a_result.repeats_the_last_run,
             after_a_result.answers_the_open_question,
-            nudges.a_yes_goes_on,
             nudges.a_short_reply_goes_on,
             after_a_result.fixes_the_connection,
             after_a_result.tells_people_about_the_result,
             after_a_result.keeps_it_current,
             agent_named.adds_to_the_agent_just_named,
-            nudges.it_with_a_change,
-            nudges.it_with_a_run,
         ),
     ),
     Section(
@@ -169,7 +165,6 @@ TABLE: tuple[Section, ...] = (
         always,
         (
             messages.runs_an_agent_for_a_period,
-            nudges.run_it_after_an_agent,
             nudges.connects_an_account,
             messages.sets_up_a_tool,
             messages.extends_an_agent_to_more,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from intents.offline.context import CHANGE_CUES, RUN_CUES
+from intents.offline.context import CHANGE_CUES
 from intents.offline.model import features
 from intents.offline.rules.engine import nudge
 from intents.offline.rules.guards import LONG_UNITS
@@ -39,10 +39,6 @@ _WHAT_IT_MAKES_RE = re.compile(
     r"\b(?:the|my|our|o|a|la|le|l|el|die|der|das|den|os|as)\s+(?:\w+\s+){0,2}?"
     r"(?:alerts?|emails?|pings?|notifications?|thing|one|resumo|resumen|alerte|alertes|"
     r"warnungen|mails|summary|digest|report|recap)\b"
-)
-_RUN_IT_RE = re.compile(
-    r"(?:^|[.,;!] |\b(?:just|then|so|ok|okay) )(?:run|rerun|re-run|trigger|kick off) "
-    r"(?:it|that one|that|this one)(?: now| again| once)?(?: then| instead| please)?\W*$"
 )
 _PAUSE_RESUME_RE = re.compile(
     r"\b(?:pause|paused|pausing|unpause|resume|pausa|pausar|pausiere|pausieren|reanuda|reanudar|"
@@ -122,17 +118,6 @@ def what_an_agent_sends(r: Reading) -> bool:
 
 
 @nudge(
-    "'Run it' right after an agent was named runs that agent.",
-    examples=("ah right, forgot about that one. just run it now then",),
-)
-def run_it_after_an_agent(r: Reading) -> bool:
-    if r.ctx.last_agent and _RUN_IT_RE.search(r.norm):
-        r.logits[_EXECUTE] += 1.5
-        return True
-    return False
-
-
-@nudge(
     "Connecting or disconnecting a tool is about the workspace's accounts, whatever for.",
     examples=("connect Airtable so the finance bot can read from it", "disconect zendesk"),
 )
@@ -170,17 +155,6 @@ def how_do_i_asks_how(r: Reading) -> bool:
 
 
 @nudge(
-    "A no to an offer followed by something else is that something else, not the offer.",
-    examples=("no, just list my agents",),
-)
-def a_no_turns_from_the_offer(r: Reading) -> bool:
-    if r.ctx.offer is not None and r.denies:
-        r.logits[INDEX[r.ctx.offer]] -= 3.0
-        return True
-    return False
-
-
-@nudge(
     "A change while an offer is pending, naming no agent, reshapes the offer itself.",
     examples=("make it weekly instead",),
 )
@@ -214,50 +188,13 @@ def _went_before(r: Reading) -> ActionType | None:
 
 
 @nudge(
-    "A yes with no offer pending goes on with what was being done.",
-    examples=("ok thanks", "k thx 😂"),
-)
-def a_yes_goes_on(r: Reading) -> bool:
-    prev = _went_before(r)
-    if prev is not None and r.affirms and r.ctx.offer is None:
-        r.logits[INDEX[prev]] += 2.0
-        return True
-    return False
-
-
-@nudge(
     "A short reply leans a little to what was being done.",
     examples=("Cool, run it", "thanks!", "wait, first list my agents"),
 )
 def a_short_reply_goes_on(r: Reading) -> bool:
     prev = _went_before(r)
+    # A yes with no offer pending is left alone: a larger lean for it changed no prediction.
     if prev is not None and not (r.affirms and r.ctx.offer is None) and r.n_units <= 6:
         r.logits[INDEX[prev]] += 0.3
-        return True
-    return False
-
-
-def _it_means_the_agent(r: Reading) -> bool:
-    return "PRON_IT" in r.concepts and bool(r.ctx.last_agent) and not r.has_agent
-
-
-@nudge(
-    "'It' with a change, right after an agent was named, leans to a change of that agent.",
-    examples=("make it weekly instead",),
-)
-def it_with_a_change(r: Reading) -> bool:
-    if _it_means_the_agent(r) and r.concepts & CHANGE_CUES:
-        r.logits[_UPDATE] += 0.8
-        return True
-    return False
-
-
-@nudge(
-    "'It' with a run, right after an agent was named, leans to a run of that agent.",
-    examples=("ok, run it now",),
-)
-def it_with_a_run(r: Reading) -> bool:
-    if _it_means_the_agent(r) and not r.concepts & CHANGE_CUES and r.concepts & RUN_CUES:
-        r.logits[_EXECUTE] += 0.8
         return True
     return False
