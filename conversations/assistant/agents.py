@@ -9,7 +9,6 @@ from typing import Any
 from conversations.agents import selectors as agents
 from conversations.assistant.effects import DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.platform import HELP_RE
 from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, as_written, called, display, numbered, with_title
@@ -18,6 +17,7 @@ from conversations.models import Agent, new_id
 from intents.offline.entities import extract_entities
 from intents.reading.reading import read
 from intents.reading.referent import InView, referent
+from intents.reading.topics import Topic
 from intents.types import ActionType
 
 MAX_LISTED = 20
@@ -123,7 +123,7 @@ _HOW_MANY_RE = re.compile(
 
 
 def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
-    if HELP_RE.search(text):
+    if Topic.WHAT_YOU_DO in read(text).topics:
         return Outcome(
             Reply(
                 "Here's what I can do:\n"

@@ -1,137 +1,90 @@
 """Greetings, questions about how the platform works, and workspace requests.
 
 The assistant never changes workspace settings from the chat: it says who can, and where, for
-exactly what was asked (the address and the role named back as written). What a caller may do
-depends on their membership role alone, never on the intent label.
+what was asked (the topic, and an address the message named). What a caller may do depends on
+their membership role alone, never on the intent label. Everything here decides from the
+turn's reading (``intents/reading``): which topic a message is about, never its raw text.
 """
 
 from __future__ import annotations
 
-import re
-
 from conversations.assistant.outcome import Reply, Turn
+from conversations.assistant.text import display
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Membership
+from intents.reading.acts import Act
+from intents.reading.reading import Reading
+from intents.reading.topics import Topic
 
-_GREETING_RE = re.compile(
-    r"^[\s¡!]*(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening)|greetings|hola|"
-    r"buenos d[ií]as|buenas(?: tardes| noches)?|bonjour|bonsoir|salut|hallo|guten (?:morgen|"
-    r"tag|abend)|servus|moin|ol[aá]|oi|bom dia|boa tarde)\b[\W_]*(?:there|all|team|"
-    r"everyone|omniforge)?(?P<rest>.*)$",
-    re.IGNORECASE | re.DOTALL,
-)
-# What may follow a greeting and still be answered as one: "hi! what can you do?", "👋".
-_CAN_DO_RE = re.compile(
-    r"\b(?:what (?:else )?(?:can|could) you (?:\w+ )?do|what do you do|"
-    r"how (?:do|does) (?:this|it|you) work|capabilit\w*|qu[eé] puedes hacer|"
-    r"qu[eé] (?:sabes|puedes) hacer|que peux-tu faire|qu.est-ce que tu (?:peux|sais) faire|"
-    r"was kannst du|o que (?:voc[eê] )?(?:pode|podes|sabe) fazer)",
-    re.IGNORECASE,
-)
-HELP_RE = re.compile(rf"\bhelp\b|{_CAN_DO_RE.pattern}", re.IGNORECASE)
 CAPABILITIES = (
     "I can set up an agent from a description (\u201cwatch Jira for overdue tickets and alert "
     "#platform every morning\u201d), run or change one of your agents, show what you have and "
     "how it ran, and hand you to the skill builder for new skills."
 )
-# Questions about the platform, answered from what it actually does.
-FAQ = (
-    (
-        re.compile(r"\b(?:api )?(?:token|tokens|api key|api keys|keys?)\b", re.I),
+# Questions about the platform, answered from what it actually does (the first topic wins).
+FAQ: dict[Topic, str] = {
+    Topic.TOKENS: (
         "API tokens let a program use the REST API as you: it sends the header "
         "\u201cAuthorization: Token <key>\u201d with every request. A token acts with its "
         "user's role in your tenant and nothing more. Tenant admins issue and revoke tokens in "
-        "the admin console (/admin/, Tokens); a token shown once should be kept like a password.",
+        "the admin console (/admin/, Tokens); a token shown once should be kept like a password."
     ),
-    (
-        re.compile(r"\b(?:role|roles|permission|permissions|admin|member|viewer)s?\b", re.I),
+    Topic.PEOPLE: (
+        "Tenant admins invite, add and remove people in the admin console (/admin/): Users to "
+        "add or remove someone, Memberships to give them a role (member or admin). Nothing "
+        "about people is changed from the chat."
+    ),
+    Topic.ROLES: (
         "Every user has one role in your tenant: member (uses the chat, their own "
         "conversations and the tenant's agents) or admin (also manages users, roles, tokens "
-        "and the tenant's settings in the admin console at /admin/).",
+        "and the tenant's settings in the admin console at /admin/)."
     ),
-    (
-        re.compile(r"\b(?:skill|skills)\b", re.I),
+    Topic.SKILLS: (
         "A skill is a reusable capability your agents can call (parsing invoices, cleaning "
         "addresses). Say \u201ccreate a skill that \u2026\u201d and I'll hand you to the skill "
-        "builder.",
+        "builder."
     ),
-    (
-        re.compile(r"\b(?:schedule|schedules|time ?zone|timezone|cron)\b", re.I),
+    Topic.SCHEDULES: (
         "Each agent runs on its own schedule, in its time zone: your tenant's default ({zone}) "
         "unless you name one (\u201cevery Monday at 9am Berlin time\u201d). Say \u201cchange "
-        "<agent> to run daily at 8am\u201d to move it.",
+        "<agent> to run daily at 8am\u201d to move it."
     ),
-    (
-        re.compile(r"\b(?:agent|agents)\b.*\b(?:work|works|run|runs)\b", re.I),
+    Topic.HOW_AGENTS_WORK: (
         "An agent reads one source (Jira, Notion, a sheet\u2026) on a schedule, looks for "
         "what you told it to watch, and acts: an alert, a summary or a report, sent where you "
-        "said. Describe one in your own words and I'll set it up.",
+        "said. Describe one in your own words and I'll set it up."
     ),
-)
-_WHERE_ADMIN = (
-    (re.compile(r"\b(?:add|invite|remove|delete|user|users|member|viewer|editor|role)\b", re.I),
-     "in the admin console (/admin/): Users to add or remove someone, Memberships to set a role"),
-    (re.compile(r"\b(?:token|tokens|api key|key)\b", re.I),
-     "in the admin console (/admin/), under Tokens"),
-    (re.compile(r"\b(?:rename|workspace|tenant|settings?|name)\b", re.I),
-     "in the admin console (/admin/), under Tenants"),
-    (re.compile(r"\b(?:bill|billing|plan|invoice|payment|subscription)\w*\b", re.I),
-     "with your account contact: billing is not part of this workspace's console yet"),
-)  # fmt: skip
-_REQUEST_LEAD_RE = re.compile(
-    r"^(?:(?:and|also|then|so|ok(?:ay)?|please|pls|hey|oh|btw|by the way|one more thing)"
-    r"[,\s\-\u2013\u2014:]+)*"
-    r"(?:(?:can|could|would) you|i (?:want|need|would like|'d like) (?:you )?to|please)?\s*",
-    re.IGNORECASE,
-)
+}
+# Where a tenant admin does what was asked, and what it is called in a sentence.
+_WHERE_ADMIN: dict[Topic, tuple[str, str]] = {
+    Topic.PEOPLE: (
+        "Adding or removing people",
+        "in the admin console (/admin/): Users to add or remove someone, Memberships to set a role",
+    ),
+    Topic.ROLES: ("Changing someone's role", "in the admin console (/admin/), under Memberships"),
+    Topic.TOKENS: (
+        "Issuing or revoking API keys",
+        "in the admin console (/admin/), under Tokens",
+    ),
+    Topic.WORKSPACE: ("Changing the workspace", "in the admin console (/admin/), under Tenants"),
+}
+_ANYTHING_ELSE = ("That", "in the admin console (/admin/)")
 
 
-def is_greeting(message: str) -> bool:
-    """A greeting alone, or one followed by "what can you do?" (answered by the greeting)."""
-    match = _GREETING_RE.match(message)
-    if match is None:
-        return False
-    rest = match.group("rest").strip()
-    return not re.search(r"\w", rest) or bool(_CAN_DO_RE.search(rest) and len(rest.split()) <= 8)
-
-
-_THANKS_RE = re.compile(
-    r"^[\W_]*(?:(?:ok(?:ay)?|great|cool|perfect|awesome|nice|super|genial|parfait|prima|"
-    r"[oó]timo)[\W_]+)?(?:thanks?(?: a lot| so much| again)?|thank (?:you|u)(?: so much)?|thx|ty|"
-    r"cheers|(?:muchas )?gracias|merci(?: beaucoup| bien)?|danke(?: sch[öo]n| dir| euch)?|"
-    r"dankesch[öo]n|vielen dank|(?:muito )?obrigad[oa]|valeu|grazie)[\W_]*$",
-    re.IGNORECASE,
-)
-
-
-def is_thanks(message: str) -> bool:
-    return bool(_THANKS_RE.match(message))
-
-
-def thank(turn: Turn) -> Reply:
-    return Reply("You're welcome! Tell me whenever you need something else.", decision="thanks")
-
-
-# "how's your day going?", "how are you?": asked of the assistant itself.
-HOW_ARE_YOU_RE = re.compile(
-    r"\b(?:how(?:'s| is| are)? (?:you|your (?:day|week|morning))|how(?:'s| is) it going|"
-    r"what'?s up|como (?:estas|est[aá]s|vai|va)|ça va|comment (?:vas-tu|allez-vous)|"
-    r"wie geht'?s|wie geht es dir)\b",
-    re.IGNORECASE,
-)
+def _article(word: str) -> str:
+    return "an" if word[:1] in "aeiou" else "a"
 
 
 def not_for_me(turn: Turn) -> Reply:
     """Small talk, or a request that has nothing to do with agents or the workspace: said so in
     a sentence, with what the assistant does, and no menu of options that do not fit."""
-    if HOW_ARE_YOU_RE.search(turn.message):
+    if turn.reading.shows(Act.SMALL_TALK):
         return Reply(
             f"All good here, thanks for asking! {CAPABILITIES} What would you like to do?",
             decision="small_talk",
         )
-    asked = _request(turn.message)
     return Reply(
-        f"“{asked}” is outside what I can do: I work with your workspace's agents and skills. "
+        "That's outside what I can do: I work with your workspace's agents and skills. "
         f"{CAPABILITIES}",
         decision="out_of_scope",
     )
@@ -142,34 +95,56 @@ def greet(turn: Turn) -> Reply:
     return Reply(f"Hello {name}! {CAPABILITIES} What would you like to do?", decision="greeting")
 
 
-def answer_platform_question(turn: Turn, question: str) -> Reply | None:
-    for pattern, answer in FAQ:
-        if pattern.search(question):
-            return Reply(answer.format(zone=tenant_zone(turn)), decision="platform_question")
+def thank(turn: Turn) -> Reply:
+    return Reply("You're welcome! Tell me whenever you need something else.", decision="thanks")
+
+
+def answer_platform_question(turn: Turn, reading: Reading) -> Reply | None:
+    for topic in reading.topics:
+        if topic in FAQ:
+            answer = FAQ[topic].format(zone=tenant_zone(turn))
+            return Reply(answer, decision="platform_question")
     return None
 
 
-def _request(message: str) -> str:
-    """What was asked, in the user's words, ready to be quoted back."""
-    text = _REQUEST_LEAD_RE.sub("", message.strip()).strip(" ?!.")
-    return text[:200] or message.strip()[:200]
+def _named(reading: Reading) -> str:
+    """The values a workspace request named, to say back: never the request itself."""
+    named = [
+        *reading.addresses,
+        *(f"as {_article(role)} {role}" for role in reading.roles),
+        *reading.names,
+        *(display(tool) for tool in sorted(reading.tools)),
+    ]
+    if reading.plan:
+        named.append(f"the {reading.plan} plan")
+    if reading.new_name:
+        named.append(f"to \u201c{reading.new_name}\u201d")
+    return f" ({', '.join(named)})" if named else ""
 
 
-def manage(turn: Turn, message: str) -> Reply:
-    # Routing said "workspace settings"; what the caller may do depends on their role alone.
-    asked = _request(message)
-    where = next(
-        (place for pattern, place in _WHERE_ADMIN if pattern.search(message)),
-        "in the admin console (/admin/)",
+def manage(turn: Turn, reading: Reading) -> Reply:
+    """Who can do a workspace request, and where; the caller's role alone decides which."""
+    named = _named(reading)
+    if reading.topics and reading.topics[0] == Topic.BILLING:
+        who = "you" if turn.role == Membership.Role.ADMIN else "your tenant's admins"
+        return Reply(
+            f"Billing{named} isn't part of this workspace's console yet: {who} take it up with "
+            "your account contact. I don't change workspace settings from the chat, so nothing "
+            "has changed.",
+            decision="manage_platform_billing",
+        )
+    what, where = next(
+        (_WHERE_ADMIN[topic] for topic in reading.topics if topic in _WHERE_ADMIN),
+        _ANYTHING_ELSE,
     )
     if turn.role == Membership.Role.ADMIN:
         return Reply(
-            f"You can do that yourself as a tenant admin: to \u201c{asked}\u201d, go {where}. "
-            "I don't change workspace settings from the chat, so nothing has changed yet.",
+            f"{what}{named} is something you can do yourself as a tenant admin, {where}. I don't "
+            "change workspace settings from the chat, so nothing has changed yet.",
             decision="manage_platform_admin",
         )
     return Reply(
-        f"Only your tenant's admins can do that: \u201c{asked}\u201d is done {where}. Your "
-        "role is member, so I can't do it for you; ask one of your admins.",
+        f"Only your tenant's admins can do that. {what}{named} is done {where}. Your role is "
+        "member, so I can't do it for you; ask one of your admins.",
         decision="manage_platform_not_allowed",
     )

@@ -20,8 +20,6 @@ from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import (
     answer_platform_question,
     greet,
-    is_greeting,
-    is_thanks,
     manage,
     not_for_me,
     thank,
@@ -136,35 +134,17 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
         return Outcome(outcome.reply, outcome.state.replace(skill_session=state.skill_session),
                        outcome.effects)  # fmt: skip
     if wizard and wizard.proposed:
-        accepted = follow.yes or (follow.opens_with_yes and not follow.no)
-        if wizard.duplicate_of and follow.shows(Act.INSISTS) and not follow.shows(Act.NO_NEED):
-            accepted = True  # "create a second one anyway", whatever the label says
-        elif wizard.duplicate_of and follow.run:
-            # "ah right, I forgot about that one. just run it then": the one pointed out.
-            return agents.execute(
-                turn, state.replace(wizard=None), {"agent": wizard.duplicate_of}, turn.message
-            )
-        if accepted:
-            return proposal_accepted(turn, state, turn.message)
-        if not (follow.no or follow.cancel) and _adds_to_proposal(turn, state, wizard):
-            # "It should drop a message in #sales": more about what was proposed, which still
-            # waits for a yes.
-            return wizard_step(turn, state, turn.message, proposal=True)
+        answered = _answer_to_proposal(turn, state, follow, wizard)
+        if answered is not None:
+            return answered
         # Turned down or passed over, it can still be taken up later ("let's do it after all").
         state = state.replace(wizard=None, declined=wizard)
-        if follow.no or follow.cancel:
-            return Outcome(
-                Reply(
-                    "Okay, I won't set that up. Nothing was created.",
-                    decision="proposal_declined",
-                ),
-                state,
-            )
         wizard = None
     if not wizard and state.declined is not None and _takes_up(state.declined, follow):
         # "ok you know what, let's do that agent after all. 8:40 every weekday …"
         revived = dataclasses.replace(state.declined, proposed=True)
-        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), turn.message)
+        rest = follow.rest_after(Act.OPENS_WITH_YES, Act.TAKES_UP)
+        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), rest)
     if (
         not wizard
         and state.declined is not None
@@ -195,6 +175,12 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
             return _picked_option(turn, state, state.options[pick])
     state = state.replace(pending=None)
 
+    if wizard and follow.shows(Act.BACK_TO_TASK) and not follow.recap:
+        # Back from a detour: more details for the setup, or (with none) where it stands.
+        rest = follow.rest_after(Act.BACK_TO_TASK)
+        if read(rest).gives_details:
+            return wizard_step(turn, state, rest)
+        return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
     if follow.recap:
         if wizard:
             return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
@@ -210,9 +196,9 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     intent = turn.intent
     action = intent.action_type
     entities = dict(intent.entities)
-    if is_greeting(turn.message) and not wizard:
+    if follow.shows(Act.GREETING) and not wizard:
         return Outcome(greet(turn), state)
-    if is_thanks(turn.message) and not wizard:
+    if follow.shows(Act.THANKS) and not wizard:
         return Outcome(thank(turn), state)
     if _not_for_me(turn, follow):
         outcome = Outcome(not_for_me(turn), state)
@@ -273,6 +259,37 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
         about = agents.about_known_agent(turn, state) or _same_for_listed(turn, state, follow)
         return about if about is not None else clarify(turn, state)
     return _act(turn, state, action, entities, turn.message)
+
+
+def _answer_to_proposal(
+    turn: Turn, state: AssistantState, follow: Reading, wizard: Wizard
+) -> Outcome | None:
+    """A reply to the proposal (or the duplicate warning) just made: taken up, turned down,
+    added to, or asked about; None when the message passes it over."""
+    accepted = follow.yes or (follow.opens_with_yes and not follow.no)
+    if wizard.duplicate_of and follow.shows(Act.INSISTS) and not follow.shows(Act.NO_NEED):
+        accepted = True  # "create a second one anyway", whatever the label says
+    elif wizard.duplicate_of and follow.run:
+        # "ah right, I forgot about that one. just run it then": the one pointed out.
+        return agents.execute(
+            turn, state.replace(wizard=None), {"agent": wizard.duplicate_of}, turn.message
+        )
+    if follow.recap or follow.shows(Act.BACK_TO_TASK):
+        # "Where were we?" with a proposal (or a duplicate warning) open: that, again.
+        return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
+    if accepted:
+        # The yes, the go-ahead and an "anyway" are instructions, not details of the agent.
+        return proposal_accepted(turn, state, follow.rest_after(Act.OPENS_WITH_YES, Act.INSISTS))
+    if not (follow.no or follow.cancel) and _adds_to_proposal(turn, state, wizard):
+        # More about what was proposed, which still waits for a yes.
+        return wizard_step(turn, state, turn.message, proposal=True)
+    if follow.no or follow.cancel:
+        declined = state.replace(wizard=None, declined=wizard)
+        return Outcome(
+            Reply("Okay, I won't set that up. Nothing was created.", decision="proposal_declined"),
+            declined,
+        )
+    return None
 
 
 def _same_for_listed(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | None:
@@ -450,7 +467,7 @@ def _act(
         and is_question(text)
         and not _about_an_agent(state, entities, read(text))
     ):
-        answered = answer_platform_question(turn, text)
+        answered = answer_platform_question(turn, read(text))
         if answered is not None:
             return Outcome(answered, state)
     if action == ActionType.QUERY_INFO:
@@ -462,8 +479,8 @@ def _act(
     if action == ActionType.MANAGE_PLATFORM:
         # "can you add maria@… as a viewer?" asks for something done, not how things work.
         asks_how = is_question(text) and not read(text).shows(Act.ASKS_FOR_IT)
-        answered = answer_platform_question(turn, text) if asks_how else None
-        return Outcome(answered or manage(turn, text), state)
+        answered = answer_platform_question(turn, read(text)) if asks_how else None
+        return Outcome(answered or manage(turn, read(text)), state)
     if action == ActionType.CREATE_SKILL:
         return skill_session_start(turn, state, text)
     return Outcome(

@@ -89,15 +89,6 @@ _ENGLISH_VERBS = frozenset(
         "put",
     ]
 )
-_YES_BUT_RE = re.compile(
-    r"^[\s¡¿\"'(]*(?:yes|yeah|yep|yup|sure|ok(?:ay)?|si|sí|sim|claro|vale|dale|oui|ja|jawohl|"
-    r"klar|gerne|d'accord|certo|perfect|perfecto|perfeito|parfait|great|go ahead|do it|beleza|"
-    r"bora|va bene|alles klar|passt)\b"
-    # "Beleza, pode criar.", "yes, go ahead and create it": the go-ahead is part of the yes.
-    r"(?:[\s,.!]*(?:pode (?:criar|fazer|configurar|seguir)|go ahead(?: and (?:create|set up|"
-    r"build) it)?|create it|set it up|do it|hazlo|cr[ée]alo|vas-y|mach (?:es|das))\b)*",
-    re.IGNORECASE,
-)
 
 
 def tenant_zone(turn: Turn) -> str:
@@ -355,14 +346,10 @@ def _propose(state: AssistantState, gathered: dict[str, str]) -> Outcome:
     )
 
 
-def starts_with_yes(text: str) -> bool:
-    return bool(_YES_BUT_RE.match(text))
-
-
-def proposal_accepted(turn: Turn, state: AssistantState, text: str) -> Outcome:
-    """A yes to a proposal (or to a second, identical agent): go on as if asked."""
+def proposal_accepted(turn: Turn, state: AssistantState, rest: str) -> Outcome:
+    """A yes to a proposal (or to a second, identical agent): go on as if asked, with what the
+    message said after its yes (or its "anyway") as more details."""
     wizard = state.wizard or Wizard()
-    rest = _YES_BUT_RE.sub("", text, count=1) if _YES_BUT_RE.match(text) else text
     accepted = Wizard(wizard.kind, wizard.gathered, wizard.asking, duplicate_of=wizard.duplicate_of)
     return wizard_step(turn, state.replace(wizard=accepted), rest, accepted=True)
 
@@ -579,7 +566,14 @@ def wizard_recap(wizard: Wizard, zone: str, *, asked: bool = False) -> Reply:
     parts.append(
         "So far we have:\n" + "\n".join(lines) if lines else "We haven't settled any details yet."
     )
-    if wizard.asking:
+    if wizard.duplicate_of:
+        parts.append(
+            f"I pointed out that {wizard.duplicate_of} already does this: say \u201ccreate it "
+            "anyway\u201d for a second one, or \u201cno\u201d to leave things as they are."
+        )
+    elif wizard.proposed:
+        parts.append("I offered to set it up: say yes to go ahead, or no to leave it.")
+    elif wizard.asking:
         questions = _questions(wizard.asking, zone, wizard.gathered.get("frequency", ""))
         parts.append(f"I was asking:\n{questions}")
     return Reply("\n\n".join(parts), decision="wizard_recap")

@@ -38,11 +38,17 @@ class Act(StrEnum):
     SAME_AGAIN = "same_again"
     POINTS_AT_IT = "points_at_it"
     THE_OTHER_ONE = "the_other_one"
+    GREETING = "greeting"
+    THANKS = "thanks"
+    RENAMES_TO = "renames_to"
+    BACK_TO_TASK = "back_to_task"
+    GIVES_NAME = "gives_name"
+    NOTHING_MORE = "nothing_more"
 
 
 @dataclass(frozen=True)
 class Entry:
-    act: Act
+    act: StrEnum  # an Act here, a Topic in topics.py
     reason: str
     cues: tuple[Cue, ...]
     unless: tuple[Cue, ...] = ()
@@ -50,7 +56,7 @@ class Entry:
 
 
 def entry(
-    act: Act, reason: str, cues: str, *, unless: str = "", examples: tuple[str, ...] = ()
+    act: StrEnum, reason: str, cues: str, *, unless: str = "", examples: tuple[str, ...] = ()
 ) -> Entry:
     """An entry; ``cues`` and ``unless`` hold one cue a line."""
     return Entry(
@@ -66,6 +72,11 @@ _CREATE = "@V_CREATE|@V_MAKE|@V_CONFIGURE|@WISH|@ADJ_NEW|want|need|like|love|que
 _WISH = "gostaria|quiero|quisiera|necesito|preciso|brauche|veux|voudrais|aimerais|vorrei|voglio"
 _IT = "it|its|that|them|their"
 _YES = "=ok|okay|yes|yeah|yep|yup|sure|si|sim|claro|vale|dale|oui|ja|beleza"
+_HELLO = (
+    "=hi|hello|hey|hiya|howdy|yo|greetings|hola|buenas|bonjour|bonsoir|salut|hallo|servus|moin"
+    "|ola|oi"
+)
+_FINE = "=ok|okay|great|cool|perfect|awesome|nice|super|genial|parfait|prima|otimo"
 
 TABLE: tuple[Entry, ...] = (
     entry(
@@ -304,7 +315,7 @@ TABLE: tuple[Entry, ...] = (
         ^ =lgtm|correct|genau
         ^ looks good
         ^ go ahead
-        ^ do|create it
+        ^ =do|create it
         ^ va bene
         ^ alles klar
         ^ d accord
@@ -339,7 +350,7 @@ TABLE: tuple[Entry, ...] = (
         Act.STOPS,
         "A message that opens with stop or cancel ends the flow it is in.",
         """
-        ^ cancel|stop|abort|nevermind|cancela|annule|abbrechen
+        ^ =cancel|stop|abort|nevermind|cancela|annule|abbrechen
         ^ never mind
         ^ forget it|about
         ^ scrap it|that
@@ -386,5 +397,103 @@ TABLE: tuple[Entry, ...] = (
         a outra
         """,
         examples=("now the other one", "run the other agent too", "y el otro"),
+    ),
+    entry(
+        Act.GREETING,
+        "A greeting alone, or with what-can-you-do, is answered with a greeting.",
+        f"""
+        ^ {_HELLO} there|all|team|everyone|omniforge? $
+        ^ good morning|afternoon|evening there|all|team|everyone? $
+        ^ buenos dias $
+        ^ buenas tardes|noches $
+        ^ guten morgen|tag|abend $
+        ^ bom dia $
+        ^ boa tarde $
+        ^ {_HELLO} …3 what else? can|could you …1 do $
+        ^ {_HELLO} …3 what do you do $
+        ^ {_HELLO} …3 how do|does this|it|you work $
+        ^ {_HELLO} …3 capabilit* $
+        ^ {_HELLO} …3 que puedes|sabes hacer $
+        ^ {_HELLO} …3 que peux-tu faire $
+        ^ {_HELLO} …3 was kannst du $
+        ^ {_HELLO} …3 o que voce? pode|podes|sabe fazer $
+        """,
+        examples=("hi!", "Hello there, what can you do?", "buenos días"),
+    ),
+    entry(
+        Act.THANKS,
+        "Thanks alone is acknowledged, not read as a request.",
+        f"""
+        ^ {_FINE}? thanks|thx|ty|cheers|gracias|merci|danke|dankeschon|valeu|grazie $
+        ^ {_FINE}? thanks a|so? lot|much $
+        ^ {_FINE}? thank you|u so? much? $
+        ^ {_FINE}? muchas gracias $
+        ^ {_FINE}? merci beaucoup|bien $
+        ^ {_FINE}? danke schon|dir|euch $
+        ^ {_FINE}? vielen dank $
+        ^ {_FINE}? muito? obrigado|obrigada $
+        """,
+        examples=("thanks!", "ok, thank you so much", "Danke schön"),
+    ),
+    entry(
+        Act.RENAMES_TO,
+        "A new name given for something: what follows is the name, as written.",
+        """
+        rename|renamed|call|name …4 to|as
+        renomme*|renombra*|umbenenn*|renomear|rinomina … en|a|zu|in|para|como
+        """,
+        examples=(
+            "rename the workspace to Acme Corp",
+            "rename it to payment-failures",
+            "call the workspace Northwind as well, rename it as Northwind",
+        ),
+    ),
+    entry(
+        Act.BACK_TO_TASK,
+        "Back to what was being set up after a detour: a recap, or more details for it.",
+        """
+        back to it|that|this
+        back to the|our|my|that setup|agent|wizard|task|skill|bot
+        continue|resume the|with|our? setup|agent|wizard
+        lets continue|resume
+        where were we
+        """,
+        examples=(
+            "ok, let's get back to the setup",
+            "back to the agent: every 30 minutes, UTC is fine",
+            "back to it: post them to #ops-alerts",
+        ),
+    ),
+    entry(
+        Act.GIVES_NAME,
+        "A name given outright: the word after call it, named, called is the name.",
+        """
+        =call|name it|them|this|that
+        =called|named|nombre|llamado|llamalo|nomme|appele|heisst|namens|chamado
+        """,
+        examples=(
+            "call it zapier-prod",
+            "revoke the old key named legacy-ci",
+            "an agent called Bills Radar",
+        ),
+    ),
+    entry(
+        Act.NOTHING_MORE,
+        "Nothing more to add: no answer to what was asked, and no detail of anything.",
+        """
+        thats all
+        that is all
+        nothing else|more
+        no more
+        eso es todo
+        c est tout
+        das wars|ist alles
+        e so isso
+        """,
+        examples=(
+            "great, thanks, that's all for now",
+            "nothing else, thanks",
+            "das ist alles",
+        ),
     ),
 )

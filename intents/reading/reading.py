@@ -12,12 +12,24 @@ from functools import cached_property, lru_cache
 
 from intents.offline.context import is_affirmation, is_cancel, is_denial, is_recap, selection
 from intents.offline.guard import strip_meta
-from intents.offline.lexicon import STOPWORDS
+from intents.offline.lexicon import STOPWORDS, words
 from intents.offline.model import engine
 from intents.offline.text import TOKEN_RE, Parsed, agent_keys, normalize, parse
 from intents.reading.acts import TABLE, Act
-from intents.reading.cues import Position, Vocabulary, find
+from intents.reading.cues import CLOSING, Position, Vocabulary, find
+from intents.reading.topics import TOPICS, Topic
 
+# Role words of the lexicon's languages, to the workspace's roles.
+_ROLES = {
+    "admin": "admin", "admins": "admin", "administrator": "admin", "administrador": "admin",
+    "administrateur": "admin", "member": "member", "members": "member", "miembro": "member",
+    "membre": "member", "mitglied": "member", "membro": "member", "viewer": "viewer",
+    "viewers": "viewer", "editor": "editor", "editors": "editor", "owner": "owner",
+}  # fmt: skip
+_PLAN = words("plan plano forfait tarif")
+_DETERMINERS = words(
+    "our my your their his her its this that nuestro nuestra notre unser unseren nosso nossa"
+)
 LABEL_WORDS = 3  # "new agent: …" labels what follows; a longer head is a sentence
 
 
@@ -52,14 +64,22 @@ class Reading:
 
     @cached_property
     def acts(self) -> frozenset[Act]:
-        shown = set()
+        shown: set[Act] = set()
         at, vocabulary = self.positions, Vocabulary.of(self.positions)
         for item in TABLE:
             if any(find(c, at, vocabulary) for c in item.cues) and not any(
                 find(c, at, vocabulary) for c in item.unless
             ):
-                shown.add(item.act)
+                shown.add(Act(item.act))
         return frozenset(shown)
+
+    @cached_property
+    def topics(self) -> tuple[Topic, ...]:
+        """What the message is about (the workspace's topics), in the table's order."""
+        at, vocabulary = self.positions, Vocabulary.of(self.positions)
+        return tuple(
+            Topic(item.act) for item in TOPICS if any(find(c, at, vocabulary) for c in item.cues)
+        )
 
     def shows(self, *acts: Act) -> bool:
         """Whether the message shows any of these acts."""
@@ -99,13 +119,13 @@ class Reading:
         """Small talk or an errand ("write me a poem", "what's the weather")."""
         return "OOS" in self.parsed.concepts
 
-    def rest_after(self, act: Act) -> str:
-        """What the message says after the last words that show ``act`` (all of it when none
-        do), for a flow that still takes details as text."""
+    def rest_after(self, *acts: Act) -> str:
+        """What the message says after the last words that show any of ``acts`` (all of it
+        when none do), for a flow that still takes details as text."""
         ends = [
             span[1]
             for item in TABLE
-            if item.act == act
+            if item.act in acts
             for c in item.cues
             if (span := find(c, self.positions)) is not None
         ]
@@ -124,6 +144,58 @@ class Reading:
     @property
     def opens_with_yes(self) -> bool:
         return Act.OPENS_WITH_YES in self.acts
+
+    @property
+    def addresses(self) -> tuple[str, ...]:
+        """The e-mail addresses the message names, as written (lower-case)."""
+        return tuple(
+            u.tag or self.words[u.start] for u in self.parsed.units if "EMAIL" in u.concepts
+        )
+
+    @property
+    def gives_details(self) -> bool:
+        """Whether the message holds anything beyond function words and filler."""
+        return any(u.concepts for u in self.parsed.units) or any(
+            w not in STOPWORDS and w not in CLOSING for w in self.words
+        )
+
+    @property
+    def roles(self) -> tuple[str, ...]:
+        """The workspace roles the message names (admin, member, viewer, editor, owner)."""
+        return tuple(dict.fromkeys(_ROLES[w] for w in self.words if w in _ROLES))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Names the message gives something ("call it zapier-prod", "named legacy-ci")."""
+        if not self.shows(Act.GIVES_NAME):
+            return ()
+        given = self.rest_after(Act.GIVES_NAME).split(maxsplit=1)
+        name = given[0].strip(".,;:!?\"'\u201c\u201d()") if given else ""
+        return (name,) if name else ()
+
+    @property
+    def plan(self) -> str:
+        """The plan the message names ("the Business plan"), as written, or ""."""
+        words = self.words
+        for i, word in enumerate(words[1:], start=1):
+            if word in _PLAN and words[i - 1] not in STOPWORDS | _DETERMINERS:
+                return self.as_written(words[i - 1])
+        return ""
+
+    def as_written(self, word: str) -> str:
+        """A word of the message with the capitals it was typed with (when it can be found)."""
+        at = self.source.lower().find(word)
+        return self.source[at : at + len(word)] if at >= 0 else word
+
+    @property
+    def new_name(self) -> str:
+        """The name given after "rename … to", as written, up to the end of its clause."""
+        if not self.shows(Act.RENAMES_TO):
+            return ""
+        rest = self.rest_after(Act.RENAMES_TO)
+        for stop in ".,;!?\n":
+            rest = rest.split(stop, 1)[0]
+        return rest.strip(" \"'“”")[:80]
 
     @property
     def tools(self) -> frozenset[str]:

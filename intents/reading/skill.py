@@ -11,6 +11,7 @@ from conversations.assistant.slots import name_in, strip_acknowledgement, withou
 from conversations.assistant.text import generated_name, name_objects
 from intents.offline.entities import extract_entities
 from intents.offline.lexicon import SKILL_ROLES
+from intents.reading.acts import Act
 from intents.reading.reading import read
 
 _PURPOSE_RE = re.compile(
@@ -55,6 +56,7 @@ class SkillDetails:
 
 def read_skill_details(message: str) -> SkillDetails:
     """The details of a skill ``message`` gives, each as written."""
+    reading = read(message)
     found = _PURPOSE_RE.search(message) or _TEACH_RE.search(message)
     purpose = found.group("what").strip(" .") if found else ""
     into, source = _INTO_RE.search(purpose), _FROM_RE.search(purpose)
@@ -67,7 +69,10 @@ def read_skill_details(message: str) -> SkillDetails:
         inputs=source.group("in").strip(" .") if source else "",
         outputs=into.group("out").strip(" .") if into else "",
         example=f"{pair.group('i').strip()} → {pair.group('o').strip()}" if pair else "",
-        answer=strip_acknowledgement(message).strip(" .!"),
+        # "that's all for now" answers nothing that was asked.
+        answer=""
+        if reading.shows(Act.NOTHING_MORE)
+        else strip_acknowledgement(message).strip(" .!"),
     )
 
 

@@ -64,6 +64,9 @@ def test_every_act_has_a_reason_and_three_examples() -> None:
         ("list my agents", Act.ASKS_FOR_AGENT),
         ("oh right, my bad. leave it as it is", Act.OPENS_WITH_YES),
         ("und jetzt einen Skill", Act.UNDO),
+        ("cancelled orders from Shopify", Act.STOPS),  # a word of the answer, not a stop
+        ("does it handle PDFs?", Act.OPENS_WITH_YES),  # a question, not "do it"
+        ("build it with a PDF input", Act.OPENS_WITH_YES),
     ],
 )
 def test_what_rules_an_act_out(text: str, act: Act) -> None:

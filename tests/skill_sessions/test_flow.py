@@ -77,21 +77,12 @@ def test_a_no_with_a_change_takes_the_change_after_the_no() -> None:
     assert step.context.state == "confirming" and not step.completed
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Act.STOPS matches the canonical word, so 'cancelled orders' reads as 'cancel' "
-    "(intents/reading/acts.py: the lead's table)",
-)
 def test_an_answer_about_cancelled_orders_is_an_answer() -> None:
     context = SkillContext(state="gathering_details", purpose="p", asking="inputs")
     step = skill_step(context, "cancelled orders from Shopify")
     assert step.context.inputs == "cancelled orders from Shopify"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Act.OPENS_WITH_YES reads 'does it …?' as 'do it' (intents/reading/acts.py)",
-)
 def test_a_question_while_confirming_creates_nothing() -> None:
     context = SkillContext(
         state="confirming", purpose="reads receipts", name="receipts", inputs="a photo",

@@ -219,7 +219,9 @@ def test_the_role_not_the_intent_decides_what_platform_help_says(
         role=Membership.Role.ADMIN,
     )
     assert "Your role is member" in member.reply.content
-    assert "“make bob an admin”" in member.reply.content  # what was asked, named back
+    # What was asked, named back as values (the role), never as the sentence quoted.
+    assert "Changing someone's role (as an admin)" in member.reply.content
+    assert "make bob" not in member.reply.content
     assert "as a tenant admin" in admin.reply.content
     assert member.effects == admin.effects == ()
 
