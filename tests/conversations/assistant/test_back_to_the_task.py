@@ -18,7 +18,8 @@ REQUEST = (
 
 
 def _chat(world: World, *messages: str) -> list[str]:
-    client, body, replies = world.client(world.owner), {}, []
+    client, replies = world.client(world.owner), []
+    body: dict[str, str] = {}
     for message in messages:
         response = client.post(URL, {**body, "message": message}, format="json")
         assert response.status_code == 200, response.content
