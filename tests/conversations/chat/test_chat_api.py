@@ -337,7 +337,9 @@ def test_the_intent_label_is_never_a_permission(world: World) -> None:
     admin = Chat(world, world.admin_a).reply("give bob admin rights on our workspace")
     assert "Your role is member" in member
     assert "as a tenant admin" in admin
-    assert "“give bob admin rights on our workspace”" in member  # what was asked, named back
+    # What was asked is named back as values (the role), never as the sentence quoted.
+    assert "Changing someone's role (as an admin)" in member
+    assert "give bob" not in member and "give bob" not in admin
     assert not world.member.is_staff
 
 
