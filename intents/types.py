@@ -26,6 +26,22 @@ class ActionType(StrEnum):
 ACTION_CHOICES = [(action.value, action.value) for action in ActionType]
 
 
+class DialogueAct(StrEnum):
+    """What a message does in the conversation, as the LLM tier names it (the offline reading
+    has its own, finer table in ``intents/reading/acts.py``)."""
+
+    AFFIRM = "affirm"
+    DENY = "deny"
+    CANCEL = "cancel"
+    PICK = "pick"
+    CORRECTION = "correction"
+    BACK_TO_TASK = "back_to_task"
+    QUESTION = "question"
+    GREETING = "greeting"
+    THANKS = "thanks"
+    NONE = "none"
+
+
 class Method(StrEnum):
     FAST_PATH = "fast_path"
     LLM = "llm"
@@ -84,6 +100,10 @@ class IntentResult:
     latency_ms: float = 0.0
     # Not part of the contract's object: token usage, cost and why a tier fell back.
     usage: Mapping[str, Any] | None = field(default=None, compare=False)
+    # Not part of the contract's object either: what the LLM tier understood beyond the label
+    # (its dialogue act, the item picked, the action asked for apart from an open wizard),
+    # validated field by field; see ``intents/understanding.py``.
+    understood: Mapping[str, Any] | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -9,11 +9,13 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from conversations.agents.selectors import agent_refs
 from conversations.assistant.effects import Effect
 from conversations.assistant.state import AssistantState
 from conversations.models import Tenant
-from intents.reading.reading import Reading, read
+from intents.reading.reading import Reading
 from intents.types import HistoryTurn, IntentResult
+from intents.understanding import Understanding, understand
 
 
 @dataclass(frozen=True)
@@ -28,9 +30,14 @@ class Turn:
     history: Sequence[HistoryTurn] = ()
 
     @cached_property
+    def understanding(self) -> Understanding:
+        """The turn understood once, by the engine that classified it (and the offline reading
+        under it); every step of the turn decides from this."""
+        return understand(self.message, self.intent, agents=lambda: agent_refs(self.tenant))
+
+    @property
     def reading(self) -> Reading:
-        """The message read once; every step of the turn decides from this reading."""
-        return read(self.message)
+        return self.understanding.reading
 
 
 @dataclass

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from conversations.agents import selectors as agent_selectors
-from conversations.agents.selectors import agent_refs
 from conversations.assistant import agents
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
@@ -47,7 +46,6 @@ from conversations.assistant.wizard import (
     wizard_summary,
 )
 from conversations.models import Tenant
-from intents.offline.classifier import classify_offline
 from intents.offline.schedule import find_time
 from intents.offline.text import normalize
 from intents.reading.acts import Act
@@ -318,9 +316,9 @@ def _names_another_agent(turn: Turn, name: str) -> bool:
 
 
 def _read_alone(turn: Turn) -> IntentResult:
-    """The message classified on its own: what it asks for, apart from an open wizard or
-    skill session (which the turn's own classification leans toward)."""
-    return classify_offline(turn.message, agents=agent_refs(turn.tenant))
+    """The message on its own: what it asks for apart from an open wizard or skill session
+    (which the turn's classification leans toward), from the turn's understanding."""
+    return turn.understanding.alone
 
 
 def _changes_it(turn: Turn) -> bool:

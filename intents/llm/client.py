@@ -33,7 +33,7 @@ from django.dispatch import receiver
 
 from intents.llm.parsing import UnparseableOutput, parse_llm_output
 from intents.llm.prompt import build_messages
-from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult, Method
+from intents.types import ActionType, AgentRef, DialogueAct, HistoryTurn, IntentResult, Method
 
 logger = logging.getLogger(__name__)
 
@@ -170,6 +170,9 @@ RESPONSE_SCHEMA: dict[str, Any] = {
             "anyOf": [{"type": "string", "enum": [a.value for a in ActionType]}, {"type": "null"}]
         },
         "clarifying_question": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+        "dialogue_act": {"type": "string", "enum": [a.value for a in DialogueAct]},
+        "pick": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}]},
+        "standalone_action": {"type": "string", "enum": [a.value for a in ActionType]},
     },
     "required": ["action_type", "confidence", "entities", "reasoning", "is_ambiguous"],
 }

@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from intents.clarify import clarifying_question_for
-from intents.types import CLARIFY_BELOW, ActionType, IntentResult, Method
+from intents.types import CLARIFY_BELOW, ActionType, DialogueAct, IntentResult, Method
 
 MAX_INPUT_CHARS = 32_000
 # Each '{' is a candidate start for a JSON decode; bounding them keeps hostile text linear-ish.
@@ -79,7 +79,28 @@ def parse_llm_output(text: str) -> IntentResult:
         method=Method.LLM,
         model=None,
         latency_ms=0.0,
+        understood=_understood(data) or None,
     )
+
+
+MAX_PICK = 50
+_ACTS = {a.value: a for a in DialogueAct}
+
+
+def _understood(data: Mapping[str, Any]) -> dict[str, Any]:
+    """The fields beyond the label, each kept only when valid: a known dialogue act, a pick
+    that is a small positive whole number, a known standalone action."""
+    understood: dict[str, Any] = {}
+    act = _ACTS.get(_normalise_label(data.get("dialogue_act")))
+    if act is not None and act != DialogueAct.NONE:
+        understood["dialogue_act"] = act.value
+    pick = data.get("pick")
+    if act == DialogueAct.PICK and type(pick) is int and 1 <= pick <= MAX_PICK:
+        understood["pick"] = pick
+    alone = _ACTIONS.get(_normalise_label(data.get("standalone_action")))
+    if alone is not None:
+        understood["standalone_action"] = alone.value
+    return understood
 
 
 def _find_object(text: str) -> dict[str, Any] | None:

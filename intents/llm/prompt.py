@@ -126,7 +126,14 @@ Reply with exactly one JSON object and nothing else (no prose, no code fences):
   "is_ambiguous": true or false,
   "alternative_action": the second most likely action, or null,
   "clarifying_question": a short question naming the likely options when confidence is
-    below 0.7, otherwise null
+    below 0.7, otherwise null,
+  "dialogue_act": what the message does in the conversation: "affirm" (yes to what was
+    offered or asked), "deny", "cancel", "pick" (a number or ordinal from a list or options in
+    <context>), "correction", "back_to_task" (back to an open wizard after a detour),
+    "question", "greeting", "thanks", or "none",
+  "pick": the number picked (1 for the first) when dialogue_act is "pick", otherwise null,
+  "standalone_action": the action the message asks for on its own, as if no wizard were open
+    (the same labels as action_type)
 }
 Confidence: 0.9 or more when the action is clear; 0.7 to 0.9 when it is likely; below 0.7
 when two actions are plausible or the message is too vague, and then set is_ambiguous to

@@ -39,6 +39,10 @@ class Reading:
     # The message as written, kept only so a flow that still reads free text can be given the
     # part after an act (``rest_after``); nothing decides from it.
     source: str = field(default="", repr=False, compare=False)
+    # What another engine understood on top of the words (the LLM tier's dialogue act and
+    # pick): it completes the reading and never takes anything away from it.
+    told: frozenset[Act] = frozenset()
+    told_pick: int | None = None
 
     @cached_property
     def positions(self) -> tuple[Position, ...]:
@@ -71,7 +75,7 @@ class Reading:
                 find(c, at, vocabulary) for c in item.unless
             ):
                 shown.add(Act(item.act))
-        return frozenset(shown)
+        return frozenset(shown) | self.told
 
     @cached_property
     def topics(self) -> tuple[Topic, ...]:
@@ -99,15 +103,15 @@ class Reading:
 
     @property
     def cancel(self) -> bool:
-        return is_cancel(self.parsed)
+        return is_cancel(self.parsed) or Act.STOPS in self.told
 
     @property
     def yes(self) -> bool:
-        return is_affirmation(self.parsed)
+        return is_affirmation(self.parsed) or Act.OPENS_WITH_YES in self.told
 
     @property
     def no(self) -> bool:
-        return is_denial(self.parsed)
+        return is_denial(self.parsed) or Act.OPENS_WITH_NO in self.told
 
     @property
     def run(self) -> bool:
@@ -130,7 +134,8 @@ class Reading:
             if (span := find(c, self.positions)) is not None
         ]
         if not ends:
-            return self.source
+            # Told by another engine with no words of its own here: the act is the message.
+            return "" if not self.told.isdisjoint(acts) else self.source
         end = max(ends) - sum(1 for p in self.positions[: max(ends)] if p.word == ":")
         cut = 0
         while cut < len(self.source):
@@ -213,7 +218,10 @@ class Reading:
 
     def pick(self, size: int) -> int | None:
         """The 0-based item of a numbered list of ``size`` that the message picks, if any."""
-        return selection(self.parsed, size)
+        picked = selection(self.parsed, size)
+        if picked is None and self.told_pick is not None and 1 <= self.told_pick <= size:
+            return self.told_pick - 1
+        return picked
 
 
 @lru_cache(maxsize=64)
