@@ -8,6 +8,10 @@ turn's reading (``intents/reading``): which topic a message is about, never its 
 
 from __future__ import annotations
 
+from django.utils.functional import Promise as StrPromise
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from conversations.assistant.outcome import Reply, Turn
 from conversations.assistant.text import display
 from conversations.assistant.wizard import tenant_zone
@@ -16,63 +20,68 @@ from intents.reading.acts import Act
 from intents.reading.reading import Reading
 from intents.reading.topics import Topic
 
-CAPABILITIES = (
+CAPABILITIES = gettext_lazy(
     "I can set up an agent from a description (\u201cwatch Jira for overdue tickets and alert "
     "#platform every morning\u201d), run or change one of your agents, show what you have and "
     "how it ran, and hand you to the skill builder for new skills."
 )
 # Questions about the platform, answered from what it actually does (the first topic wins).
-FAQ: dict[Topic, str] = {
-    Topic.TOKENS: (
+FAQ: dict[Topic, StrPromise] = {
+    Topic.TOKENS: gettext_lazy(
         "API tokens let a program use the REST API as you: it sends the header "
         "\u201cAuthorization: Token <key>\u201d with every request. A token acts with its "
         "user's role in your tenant and nothing more. Tenant admins issue and revoke tokens in "
         "the admin console (/admin/, Tokens); a token shown once should be kept like a password."
     ),
-    Topic.PEOPLE: (
+    Topic.PEOPLE: gettext_lazy(
         "Tenant admins invite, add and remove people in the admin console (/admin/): Users to "
         "add or remove someone, Memberships to give them a role (member or admin). Nothing "
         "about people is changed from the chat."
     ),
-    Topic.ROLES: (
+    Topic.ROLES: gettext_lazy(
         "Every user has one role in your tenant: member (uses the chat, their own "
         "conversations and the tenant's agents) or admin (also manages users, roles, tokens "
         "and the tenant's settings in the admin console at /admin/)."
     ),
-    Topic.SKILLS: (
+    Topic.SKILLS: gettext_lazy(
         "A skill is a reusable capability your agents can call (parsing invoices, cleaning "
         "addresses). Say \u201ccreate a skill that \u2026\u201d and I'll hand you to the skill "
         "builder."
     ),
-    Topic.SCHEDULES: (
-        "Each agent runs on its own schedule, in its time zone: your tenant's default ({zone}) "
+    Topic.SCHEDULES: gettext_lazy(
+        "Each agent runs on its own schedule, in its time zone: your tenant's default (%(zone)s) "
         "unless you name one (\u201cevery Monday at 9am Berlin time\u201d). Say \u201cchange "
         "<agent> to run daily at 8am\u201d to move it."
     ),
-    Topic.HOW_AGENTS_WORK: (
+    Topic.HOW_AGENTS_WORK: gettext_lazy(
         "An agent reads one source (Jira, Notion, a sheet\u2026) on a schedule, looks for "
         "what you told it to watch, and acts: an alert, a summary or a report, sent where you "
         "said. Describe one in your own words and I'll set it up."
     ),
 }
 # Where a tenant admin does what was asked, and what it is called in a sentence.
-_WHERE_ADMIN: dict[Topic, tuple[str, str]] = {
+_WHERE_ADMIN: dict[Topic, tuple[StrPromise, StrPromise]] = {
     Topic.PEOPLE: (
-        "Adding or removing people",
-        "in the admin console (/admin/): Users to add or remove someone, Memberships to set a role",
+        gettext_lazy("Adding or removing people"),
+        gettext_lazy(
+            "in the admin console (/admin/): Users to add or remove someone, Memberships to set "
+            "a role"
+        ),
     ),
-    Topic.ROLES: ("Changing someone's role", "in the admin console (/admin/), under Memberships"),
+    Topic.ROLES: (
+        gettext_lazy("Changing someone's role"),
+        gettext_lazy("in the admin console (/admin/), under Memberships"),
+    ),
     Topic.TOKENS: (
-        "Issuing or revoking API keys",
-        "in the admin console (/admin/), under Tokens",
+        gettext_lazy("Issuing or revoking API keys"),
+        gettext_lazy("in the admin console (/admin/), under Tokens"),
     ),
-    Topic.WORKSPACE: ("Changing the workspace", "in the admin console (/admin/), under Tenants"),
+    Topic.WORKSPACE: (
+        gettext_lazy("Changing the workspace"),
+        gettext_lazy("in the admin console (/admin/), under Tenants"),
+    ),
 }
-_ANYTHING_ELSE = ("That", "in the admin console (/admin/)")
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1] in "aeiou" else "a"
+_ANYTHING_ELSE = (gettext_lazy("That"), gettext_lazy("in the admin console (/admin/)"))
 
 
 def not_for_me(turn: Turn) -> Reply:
@@ -80,71 +89,104 @@ def not_for_me(turn: Turn) -> Reply:
     a sentence, with what the assistant does, and no menu of options that do not fit."""
     if turn.reading.shows(Act.SMALL_TALK):
         return Reply(
-            f"All good here, thanks for asking! {CAPABILITIES} What would you like to do?",
+            _("All good here, thanks for asking! %(capabilities)s What would you like to do?")
+            % {"capabilities": CAPABILITIES},
             decision="small_talk",
         )
     return Reply(
-        "That's outside what I can do: I work with your workspace's agents and skills. "
-        f"{CAPABILITIES}",
+        _(
+            "That's outside what I can do: I work with your workspace's agents and skills. "
+            "%(capabilities)s"
+        )
+        % {"capabilities": CAPABILITIES},
         decision="out_of_scope",
     )
 
 
 def greet(turn: Turn) -> Reply:
     name = turn.user.first_name or turn.user.get_username()
-    return Reply(f"Hello {name}! {CAPABILITIES} What would you like to do?", decision="greeting")
+    return Reply(
+        _("Hello %(name)s! %(capabilities)s What would you like to do?")
+        % {"name": name, "capabilities": CAPABILITIES},
+        decision="greeting",
+    )
 
 
 def thank(turn: Turn) -> Reply:
-    return Reply("You're welcome! Tell me whenever you need something else.", decision="thanks")
+    return Reply(_("You're welcome! Tell me whenever you need something else."), decision="thanks")
 
 
 def answer_platform_question(turn: Turn, reading: Reading) -> Reply | None:
     for topic in reading.topics:
         if topic in FAQ:
-            answer = FAQ[topic].format(zone=tenant_zone(turn))
+            answer = FAQ[topic] % {"zone": tenant_zone(turn)}
             return Reply(answer, decision="platform_question")
     return None
+
+
+_ROLE = {
+    "admin": gettext_lazy("as an admin"),
+    "member": gettext_lazy("as a member"),
+    "viewer": gettext_lazy("as a viewer"),
+    "editor": gettext_lazy("as an editor"),
+    "owner": gettext_lazy("as an owner"),
+}
 
 
 def _named(reading: Reading) -> str:
     """The values a workspace request named, to say back: never the request itself."""
     named = [
         *reading.addresses,
-        *(f"as {_article(role)} {role}" for role in reading.roles),
+        *(str(_ROLE[role]) for role in reading.roles if role in _ROLE),
         *reading.names,
         *(display(tool) for tool in sorted(reading.tools)),
     ]
     if reading.plan:
-        named.append(f"the {reading.plan} plan")
+        named.append(_("the %(plan)s plan") % {"plan": reading.plan})
     if reading.new_name:
-        named.append(f"to \u201c{reading.new_name}\u201d")
-    return f" ({', '.join(named)})" if named else ""
+        named.append(_("to \u201c%(name)s\u201d") % {"name": reading.new_name})
+    return " (" + ", ".join(named) + ")" if named else ""
 
 
 def manage(turn: Turn, reading: Reading) -> Reply:
     """Who can do a workspace request, and where; the caller's role alone decides which."""
     named = _named(reading)
+    admin = turn.role == Membership.Role.ADMIN
     if reading.topics and reading.topics[0] == Topic.BILLING:
-        who = "you" if turn.role == Membership.Role.ADMIN else "your tenant's admins"
-        return Reply(
-            f"Billing{named} isn't part of this workspace's console yet: {who} take it up with "
-            "your account contact. I don't change workspace settings from the chat, so nothing "
-            "has changed.",
-            decision="manage_platform_billing",
+        template = (
+            _(
+                "Billing%(named)s isn't part of this workspace's console yet: you take it up "
+                "with your account contact. I don't change workspace settings from the chat, so "
+                "nothing has changed."
+            )
+            if admin
+            else _(
+                "Billing%(named)s isn't part of this workspace's console yet: your tenant's "
+                "admins take it up with your account contact. I don't change workspace settings "
+                "from the chat, so nothing has changed."
+            )
         )
+        return Reply(template % {"named": named}, decision="manage_platform_billing")
     what, where = next(
         (_WHERE_ADMIN[topic] for topic in reading.topics if topic in _WHERE_ADMIN),
         _ANYTHING_ELSE,
     )
-    if turn.role == Membership.Role.ADMIN:
+    values = {"what": what, "named": named, "where": where}
+    if admin:
         return Reply(
-            f"{what}{named} is something you can do yourself as a tenant admin, {where}. I don't "
-            "change workspace settings from the chat, so nothing has changed yet.",
+            _(
+                "%(what)s%(named)s is something you can do yourself as a tenant admin, "
+                "%(where)s. I don't change workspace settings from the chat, so nothing has "
+                "changed yet."
+            )
+            % values,
             decision="manage_platform_admin",
         )
     return Reply(
-        f"Only your tenant's admins can do that. {what}{named} is done {where}. Your role is "
-        "member, so I can't do it for you; ask one of your admins.",
+        _(
+            "Only your tenant's admins can do that. %(what)s%(named)s is done %(where)s. Your "
+            "role is member, so I can't do it for you; ask one of your admins."
+        )
+        % values,
         decision="manage_platform_not_allowed",
     )
