@@ -14,19 +14,35 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, gettext_noop
+
 from intents.reading.acts import Act
 from intents.reading.reading import read
 from intents.reading.skill import SkillDetails, read_skill_details
 from skill_sessions.context import SkillContext
 
+# Marked for translation here, translated where they are asked (``question``).
 QUESTIONS = {
-    "purpose": "What should the skill do? Describe it in a sentence.",
-    "inputs": "What does the skill take as input (for example a PDF invoice, a date string, a "
-    "URL)?",
-    "outputs": "What should it give back (for example JSON with named fields, an ISO 8601 "
-    "date, a category)?",
-    "examples": "Could you give me one example: an input and the output you'd expect?",
+    "purpose": gettext_noop("What should the skill do? Describe it in a sentence."),
+    "inputs": gettext_noop(
+        "What does the skill take as input (for example a PDF invoice, a date string, a URL)?"
+    ),
+    "outputs": gettext_noop(
+        "What should it give back (for example JSON with named fields, an ISO 8601 date, a "
+        "category)?"
+    ),
+    "examples": gettext_noop(
+        "Could you give me one example: an input and the output you'd expect?"
+    ),
 }
+# One line of the summary per detail gathered.
+_LINES = (
+    ("name", gettext_lazy("- Name: %(value)s")),
+    ("purpose", gettext_lazy("- Does: %(value)s")),
+    ("inputs", gettext_lazy("- Takes: %(value)s")),
+    ("outputs", gettext_lazy("- Gives back: %(value)s")),
+)
 
 
 @dataclass(frozen=True)
@@ -49,15 +65,18 @@ def _missing(context: SkillContext) -> list[str]:
     return wanted
 
 
+def question(field: str) -> str:
+    """The question that asks for ``field``, in the reply's language."""
+    return _(QUESTIONS[field])
+
+
 def summary_lines(context: SkillContext) -> list[str]:
-    lines = [f"- Name: {context.name}"] if context.name else []
-    if context.purpose:
-        lines.append(f"- Does: {context.purpose}")
-    if context.inputs:
-        lines.append(f"- Takes: {context.inputs}")
-    if context.outputs:
-        lines.append(f"- Gives back: {context.outputs}")
-    lines += [f"- Example: {e}" for e in context.examples]
+    lines = [
+        template % {"value": getattr(context, field)}
+        for field, template in _LINES
+        if getattr(context, field)
+    ]
+    lines += [_("- Example: %(value)s") % {"value": e} for e in context.examples]
     return lines
 
 
@@ -96,12 +115,17 @@ def _ask_or_confirm(context: SkillContext, lead: str) -> Step:
     if missing:
         context.state = "gathering_purpose" if missing[0] == "purpose" else "gathering_details"
         context.asking = missing[0]
-        body = f"{lead}\n{known}\n\n" if known else f"{lead} "
-        return Step(body + QUESTIONS[missing[0]], context)
+        values = {"lead": lead, "known": known, "question": question(missing[0])}
+        if known:
+            return Step(_("%(lead)s\n%(known)s\n\n%(question)s") % values, context)
+        return Step(_("%(lead)s %(question)s") % values, context)
     context.state, context.asking = "confirming", ""
     return Step(
-        f"Here's the skill I'll create:\n{known}\n\nShall I create it? You can also change any "
-        'of it ("call it …", "the input is …").',
+        _(
+            "Here's the skill I'll create:\n%(known)s\n\nShall I create it? You can also "
+            'change any of it ("call it …", "the input is …").'
+        )
+        % {"known": known},
         context,
     )
 
@@ -114,7 +138,10 @@ def definition(context: SkillContext) -> dict[str, Any]:
         "inputs": [{"name": "input", "description": context.inputs}],
         "outputs": [{"name": "output", "description": context.outputs}],
         "examples": list(context.examples),
-        "instructions": (f"Given {context.inputs}, {context.purpose}. Return {context.outputs}."),
+        # A document for the agents that use the skill, not a reply: never translated.
+        "instructions": "".join(
+            ("Given ", context.inputs, ", ", context.purpose, ". Return ", context.outputs, ".")
+        ),
     }
 
 
@@ -122,7 +149,7 @@ def skill_start(message: str) -> Step:
     context = SkillContext()
     _read_opening(context, read_skill_details(message))
     context.history.append({"role": "user", "content": message})
-    step = _ask_or_confirm(context, "Let's build that skill.")
+    step = _ask_or_confirm(context, _("Let's build that skill."))
     step.context.history.append({"role": "assistant", "content": step.reply})
     return step
 
@@ -149,22 +176,22 @@ def _transition(context: SkillContext, message: str, generate: Generator) -> Ste
     reading = read(message)
     if reading.shows(Act.STOPS):
         context.state, context.asking = "cancelled", ""
-        return Step("Okay, I've stopped building that skill. Nothing was created.", context)
+        return Step(_("Okay, I've stopped building that skill. Nothing was created."), context)
     if context.state in ("completed", "cancelled"):
-        return Step("That skill session is finished. Start a new one any time.", context)
+        return Step(_("That skill session is finished. Start a new one any time."), context)
     if context.state == "confirming":
         # "no, call it receipt-reader": the change is what follows the no.
         details = read_skill_details(reading.rest_after(Act.OPENS_WITH_NO))
         if reading.opens_with_yes and not details.name:
             return _generate(context, generate)
         _read_answer(context, details)
-        return _ask_or_confirm(context, "Got it.")
+        return _ask_or_confirm(context, _("Got it."))
     if context.state == "error":
         # A retry of what failed, with everything gathered; a second failure in a row is
         # not made the user's problem: the template is used.
         return _generate(context, generate, fallback=definition)
     _read_answer(context, read_skill_details(message))
-    return _ask_or_confirm(context, "Got it.")
+    return _ask_or_confirm(context, _("Got it."))
 
 
 def _generate(
@@ -175,19 +202,26 @@ def _generate(
         context.draft = generate(context)
     except Exception as exc:  # the document is kept with what was gathered
         if fallback is None:
-            context.state, context.last_error = "error", f"{type(exc).__name__}: {exc}"[:300]
+            context.state, context.last_error = (
+                "error",
+                (type(exc).__name__ + ": " + str(exc))[:300],
+            )
             return Step(
-                "I couldn't write the skill's definition just now. Everything you told me is "
-                "kept: say anything (\u201ctry again\u201d) and I'll try once more.",
+                _(
+                    "I couldn't write the skill's definition just now. Everything you told me "
+                    "is kept: say anything (\u201ctry again\u201d) and I'll try once more."
+                ),
                 context,
             )
         context.draft = fallback(context)
     context.last_error = ""
     context.state = "completed"
     return Step(
-        f"Done! I've created the skill {context.name}.\n"
-        + "\n".join(summary_lines(context))
-        + "\n\nYour agents can use it now; it is listed under your skills.",
+        _(
+            "Done! I've created the skill %(name)s.\n%(known)s\n\nYour agents can use it now; "
+            "it is listed under your skills."
+        )
+        % {"name": context.name, "known": "\n".join(summary_lines(context))},
         context,
         completed=True,
     )
