@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from conversations.agents import selectors as agent_selectors
 from conversations.assistant.agents import resolve_agent
 from conversations.assistant.outcome import Outcome, Reply, Turn
@@ -34,10 +32,12 @@ def _option_label(action: ActionType, agent: Agent | None) -> str:
 def _agents_meant(turn: Turn) -> list[Agent]:
     """ "can u do the weekly report" with pipeline-weekly-report and support-weekly-report: the
     agents whose names share the most words with the request, when more than one does."""
-    said = set(re.findall(r"[a-z]{4,}", turn.message.lower())) - {"agent", "agents", "please"}
+    # The words the message reads as (a slug is its parts), of four letters or more.
+    said = {word for word in turn.reading.words if len(word) >= 4 and word.isalpha()}
+    said -= {"agent", "agents", "please"}
     scored: list[tuple[int, Agent]] = []
     for agent in agent_selectors.agents_for_matching(tenant=turn.tenant):
-        parts = set(re.split(r"[-_]", agent.name.lower()))
+        parts = set(agent.name.lower().replace("_", "-").split("-"))
         scored.append((len(said & parts), agent))
     best = max((score for score, _ in scored), default=0)
     tied = [agent for score, agent in scored if score == best]

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping, Sequence
+from string import ascii_lowercase, digits
 
 from intents.offline.lexicon import AGENT_ROLES, CHAT_TOOLS, NAME_OBJECTS, SKILL_ROLES, SOURCES
 
@@ -24,6 +24,7 @@ TOOL_NAMES = {
 }
 NAME_ROLES = AGENT_ROLES | {role for _, role in SKILL_ROLES}
 NAME_MAX_OBJECTS = 2  # a name is a handle, not a description
+_KEY_CHARS = frozenset(ascii_lowercase + digits)  # of a snake_case key
 
 
 def display(value: str) -> str:
@@ -32,7 +33,8 @@ def display(value: str) -> str:
         return TOOL_NAMES[value]
     if value.startswith("slack:"):
         return f"Slack {value.partition(':')[2]}"
-    if re.fullmatch(r"[a-z][a-z0-9]*(?:_[a-z0-9]+)*", value):
+    parts = value.split("_")
+    if value[:1].isalpha() and all(part and _KEY_CHARS.issuperset(part) for part in parts):
         return value.replace("_", " ").title()
     return value
 
@@ -41,13 +43,26 @@ def numbered(lines: Sequence[str]) -> str:
     return "\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=1))
 
 
-_CALLED_RE = re.compile(r"Called \u201c([^\u201d]*)\u201d(?:; )?")
+_CALLED = "Called \u201c"
+
+
+def _split_called(details: str) -> tuple[list[str], str]:
+    """The names in an agent's details ("Called “Late Load Digest”; …"), and the rest."""
+    names: list[str] = []
+    kept, rest = "", details
+    while True:
+        head, _, tail = rest.partition(_CALLED)
+        name, closed, after = tail.partition("\u201d")
+        if not closed:
+            return names, kept + rest
+        names.append(name)
+        kept, rest = kept + head, after.removeprefix("; ")
 
 
 def called(details: str, title: str) -> str:
     """An agent's details saying the name as the user wrote it ("Called “Late Load Digest”"),
     in place of a name written before."""
-    rest = _CALLED_RE.sub("", details or "").strip("; ")
+    rest = _split_called(details or "")[1].strip("; ")
     return "; ".join(filter(None, [f"Called \u201c{title}\u201d" if title else "", rest]))
 
 
@@ -58,8 +73,8 @@ def with_title(name: str, title: str | None) -> str:
 
 def called_in(details: str) -> str | None:
     """The name as the user wrote it, from an agent's details, or None."""
-    match = _CALLED_RE.search(details or "")
-    return match.group(1) if match else None
+    names = _split_called(details or "")[0]
+    return names[0] if names else None
 
 
 def as_written(name: str, config: Mapping[str, object] | None) -> str:
@@ -72,7 +87,7 @@ def name_objects(text: str) -> list[str]:
     """The objects of the names' vocabulary that ``text`` speaks of, in order and each once,
     as a name writes them ("an overdue pull request" -> ["pull-requests"])."""
     # Whole words, accented letters included: "préviens" is no "pr" (a pull request).
-    tokens = re.findall(r"[^\W_]+", text.lower())
+    tokens = "".join(ch if ch.isalnum() else " " for ch in text.lower()).split()
     found: list[str] = []
     at = 0
     while at < len(tokens):
