@@ -8,32 +8,28 @@ the chat turn's degraded path stores it later, exactly once, like any effect.
 
 from __future__ import annotations
 
-import re
-
 from conversations.assistant.effects import CreateSkill, SaveSkillSession
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState
 from conversations.models import new_id
+from intents.reading.acts import Act
+from intents.reading.reading import read
+from intents.reading.topics import Topic
 from skill_sessions import services
 from skill_sessions.flow import QUESTIONS, Step, skill_start, skill_step, summary_lines
 from skill_sessions.generate import generate_definition
 from skill_sessions.models import SkillCreationSession
 
-_RESUME_RE = re.compile(
-    r"\b(?:finish|continue|resume|back to|pick up|get back to|carry on with)\b.{0,30}\bskill\b",
-    re.IGNORECASE,
-)
-_LIST_SKILLS_RE = re.compile(
-    r"\b(?:what|which|list|show)\b.{0,30}\bskills\b|\bmy skills\b", re.IGNORECASE
-)
-
 
 def wants_to_resume(message: str) -> bool:
-    return bool(_RESUME_RE.search(message))
+    """ "Let's finish that skill": carrying on with a skill left half built."""
+    reading = read(message)
+    return reading.shows(Act.PICKS_UP) and Topic.SKILLS in reading.topics
 
 
 def asks_for_skills(message: str) -> bool:
-    return bool(_LIST_SKILLS_RE.search(message))
+    """ "What skills do I have?": the list of the workspace's skills asked for."""
+    return read(message).shows(Act.ASKS_FOR_SKILLS)
 
 
 def _outcome(

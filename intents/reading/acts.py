@@ -44,6 +44,8 @@ class Act(StrEnum):
     BACK_TO_TASK = "back_to_task"
     GIVES_NAME = "gives_name"
     NOTHING_MORE = "nothing_more"
+    PICKS_UP = "picks_up"
+    ASKS_FOR_SKILLS = "asks_for_skills"
 
 
 @dataclass(frozen=True)
@@ -494,6 +496,38 @@ TABLE: tuple[Entry, ...] = (
             "great, thanks, that's all for now",
             "nothing else, thanks",
             "das ist alles",
+        ),
+    ),
+    entry(
+        Act.PICKS_UP,
+        "Carrying on with something left half built (a skill, a setup) picks it back up.",
+        """
+        finish|continue …4 one|skill|setup|agent|wizard|bot
+        finish|continue setting|building
+        resume …4 skill|setup|wizard
+        back to …3 one|skill|setup|agent|wizard|bot
+        pick up …4 one|skill|setup|agent|wizard|bot
+        carry on with …4 one|skill|setup|agent|wizard|bot
+        """,
+        examples=(
+            "let's get back to that skill",
+            "let's finish that one",
+            "ok let's finish setting up that agent",
+        ),
+    ),
+    entry(
+        Act.ASKS_FOR_SKILLS,
+        "Asking which skills there are gets the list of the workspace's skills.",
+        """
+        @Q_WHAT|@V_LIST|@V_SHOW …5 =skills
+        my =skills
+        """,
+        unless="@Q_HOW …4 =skills",
+        examples=(
+            "What skills do I currently have available?",
+            "I can't remember what skills we've already built.",
+            "show my skills",
+            "Welche Skills stehen meinen Agenten zur Verfügung?",
         ),
     ),
 )

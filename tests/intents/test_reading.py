@@ -84,3 +84,31 @@ def test_what_rules_an_act_out(text: str, act: Act) -> None:
 )
 def test_a_cue_that_runs_to_the_end(pattern: str, text: str, span: tuple[int, int] | None) -> None:
     assert find(cue(pattern), _words(text)) == span
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("let's finish that skill", True),
+        ("ok, back to the new one: send it to #ops", True),
+        ("resume it", False),  # an agent paused, not a setup left half done
+        ("resume the jira monitor", False),
+        ("how long does the finance bot take to finish?", False),
+    ],
+)
+def test_picking_up_what_was_left_half_built(text: str, shown: bool) -> None:
+    assert (Act.PICKS_UP in read(text).acts) is shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("list my skills", True),
+        ("which skills are available in my workspace?", True),
+        ("what is a skill?", False),  # what skills are, not which there are
+        ("can you tell me how skills work?", False),
+        ("how do skills work vs agents", False),
+    ],
+)
+def test_asking_for_the_skills(text: str, shown: bool) -> None:
+    assert (Act.ASKS_FOR_SKILLS in read(text).acts) is shown
