@@ -14,6 +14,7 @@ from typing import Any
 
 from conversations.agents import selectors as agent_selectors
 from conversations.assistant import agents
+from conversations.assistant import deleting as several
 from conversations.assistant.clarify import clarify
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.platform import (
@@ -105,6 +106,9 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     deleting = state.deleting
     # Only the very next message amends or undoes a creation, or confirms a deletion.
     state = state.replace(created=None, deleting=None)
+    if state.deleting_several:
+        # The agents named for deletion at once: a yes deletes them, anything else keeps them.
+        return several.answer(turn, state, follow, _route)
     if deleting and (follow.yes or (follow.opens_with_yes and not follow.no)):
         agent = agents.agent_named(turn, deleting)
         if agent is not None:
@@ -113,6 +117,10 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
         return Outcome(
             Reply(f"Okay, {deleting} stays as it is.", decision="agent_delete_declined"), state
         )
+    asked_to_delete = several.requested(turn, state, follow)
+    if asked_to_delete is not None:
+        # "delete all my agents", whatever the label says (never a skill, never the menu).
+        return asked_to_delete
     wizard = state.wizard
     if created and not wizard and (follow.cancel or follow.shows(Act.UNDO)):
         return undo_created(state.replace(created=created))

@@ -88,6 +88,8 @@ class AssistantState:
     skill_session: str | None = None  # the skill-creation session open in this conversation
     declined: Wizard | None = None  # the last proposal turned down ("let's do it after all")
     deleting: str | None = None  # the agent whose deletion waits for a yes (the last reply only)
+    # The agents (id, name) whose deletion all at once waits for a yes (the last reply only).
+    deleting_several: tuple[tuple[str, str], ...] = ()
 
     def replace(self, **changes: Any) -> AssistantState:
         return dataclasses.replace(self, **changes)
@@ -117,6 +119,10 @@ class AssistantState:
             data["declined"] = self.declined.to_json()
         if self.deleting:
             data["deleting"] = self.deleting
+        if self.deleting_several:
+            data["deleting_several"] = [
+                {"id": agent_id, "name": name} for agent_id, name in self.deleting_several
+            ]
         return data
 
     @classmethod
@@ -141,6 +147,9 @@ class AssistantState:
             skill_session=_text(data.get("skill_session")),
             declined=_wizard(data.get("declined")),
             deleting=_text(data.get("deleting")),
+            deleting_several=tuple(
+                d for d in map(_id_and_name, _list(data.get("deleting_several"))) if d
+            ),
         )
 
 
@@ -181,6 +190,13 @@ def _created(value: Any) -> Created | None:
         zone=fields.get("zone", ""),
         gathered=_strings(value.get("gathered")),
     )
+
+
+def _id_and_name(value: Any) -> tuple[str, str] | None:
+    if not isinstance(value, Mapping):
+        return None
+    agent_id, name = _text(value.get("id")), _text(value.get("name"))
+    return (agent_id, name) if agent_id and name else None
 
 
 def _pending(value: Any) -> PendingRequest | None:

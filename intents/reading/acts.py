@@ -44,6 +44,7 @@ class Act(StrEnum):
     BACK_TO_TASK = "back_to_task"
     GIVES_NAME = "gives_name"
     NOTHING_MORE = "nothing_more"
+    DELETES_ALL = "deletes_all"
     PICKS_UP = "picks_up"
     ASKS_FOR_SKILLS = "asks_for_skills"
 
@@ -496,6 +497,31 @@ TABLE: tuple[Entry, ...] = (
             "great, thanks, that's all for now",
             "nothing else, thanks",
             "das ist alles",
+        ),
+    ),
+    entry(
+        Act.DELETES_ALL,
+        "Deleting all the agents at once waits for a yes to the list of them, never a skill.",
+        # delete|wipe …3 all|every (of)? (the)? (my)? agents
+        "@V_DELETE|wipe|purge|nuke|erase …3 all|every|each|todos|todas|tous|toutes|alle|allen"
+        "|tutti|tutte|cada|ogni of|de|von? the|los|las|les|die|den|os|as|des|gli? my|our|your"
+        "|mis|mes|nos|meine|meinen|unsere|unseren|meus|minhas|nossos|miei|nostri|@POSS?"
+        " @N_AGENT|agent*|bot|bots|assistant|assistants|automation*|workflow*",
+        # Not a no, not the ones of a kind ("all agents that post to #sales"), not their runs
+        # or logs; "all agents except notion-reporter" is all of them but that one.
+        unless="""
+        dont|never|not|nicht|nunca|jamais|nao|ne|kein* …2 @V_DELETE
+        =no @V_DELETE
+        @N_AGENT|agent*|bot|bots that|which|who|whose|named|called|que|qui|die|welche|che
+        @N_AGENT|agent*|bot|bots …1 run|runs|history|log|logs|result*|output*|data|schedule*
+        """,
+        examples=(
+            "please delete all my agents",
+            "remove every agent",
+            "borra todos mis agentes",
+            "supprime tous mes agents",
+            "lösche alle meine Agenten",
+            "apague todos os meus agentes",
         ),
     ),
     entry(

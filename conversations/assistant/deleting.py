@@ -1,0 +1,193 @@
+"""Deleting several agents at once ("delete all my agents", "delete a-one and b-two").
+
+A request to delete all of them (or several named) is never a skill to build nor a menu of
+guesses, whatever the intent label says: the reply names every agent that would go and waits
+for an explicit yes in the very next message. The yes deletes exactly the agents named then
+(one ``DeleteAgent`` each, applied by the chat turn); a no, or anything else, keeps them all
+and says so. Who may delete is the chat's rule for deleting one agent, unchanged: the label
+grants nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from conversations.agents import selectors as agents
+from conversations.assistant.agents import delete_wanted
+from conversations.assistant.effects import DeleteAgent
+from conversations.assistant.outcome import Outcome, Reply, Turn
+from conversations.assistant.slots import is_question
+from conversations.assistant.state import AssistantState
+from conversations.assistant.text import as_written, numbered
+from conversations.models import Agent
+from intents.offline.lexicon import words
+from intents.reading.acts import Act
+from intents.reading.reading import Reading, read
+
+NAMED_AT_MOST = 20  # agents a reply lists one by one; the rest are counted
+AT_ONCE = 200  # agents one confirmation may delete
+# "all my agents except notion-reporter", "todos menos …", "tous sauf …", "alle außer …"
+_EXCEPT = words("except besides apart other excepto menos salvo sauf hormis ausser exceto tranne")
+_BUT = words("but")  # "all but notion-reporter", and also "all of them, but ask me first"
+
+Route = Callable[[Turn, AssistantState, Reading], Outcome]
+
+
+def requested(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | None:
+    """ "delete all my agents", "supprime tous mes agents", "delete a-one and b-two": the
+    agents named and the question whether to delete them; None when the message asks no such
+    thing ("how do I delete all my agents?" asks about it)."""
+    if follow.shows(Act.ASKS_HOW, Act.OPENS_WITH_QUESTION):
+        return None
+    if follow.shows(Act.DELETES_ALL):
+        return _all_but(turn, state, follow)
+    if "V_DELETE" not in follow.concepts or is_question(turn.message):
+        return None
+    if not delete_wanted(turn.message):  # "remove #random from the digest" deletes nothing
+        return None
+    named = named_in(follow, agents.agents_for_matching(tenant=turn.tenant))
+    if len(named) < 2:
+        return None  # one agent: the one-agent flow
+    chosen = agents.agents_named(tenant=turn.tenant, names=[a.name for a in named])
+    return confirm(state, chosen, f"these {len(chosen)} agents")
+
+
+def _all_but(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
+    """All the tenant's agents, but those the message keeps ("except notion-reporter")."""
+    everyone = agents.agents_first(tenant=turn.tenant, limit=AT_ONCE)
+    if not everyone:
+        return _said("You don't have any agents, so there's nothing to delete.", state)
+    total = agents.agents_count(tenant=turn.tenant) if len(everyone) == AT_ONCE else len(everyone)
+    kept = named_in(follow, everyone) if not (_EXCEPT | _BUT).isdisjoint(follow.words) else []
+    if not kept and _EXCEPT.isdisjoint(follow.words):
+        if len(everyone) == total:
+            what = "both of your agents" if total == 2 else f"all {total} of your agents"
+        else:
+            what = f"{len(everyone)} of your {total} agents (the first {len(everyone)} by name)"
+        return confirm(state, everyone, "your only agent" if total == 1 else what)
+    if not kept:
+        return _said(
+            "Which of your agents should I keep? Name them, for example \u201cdelete all my "
+            f"agents except {everyone[0].name}\u201d. Nothing was deleted.",
+            state,
+        )
+    chosen = [a for a in everyone if a not in kept]
+    if not chosen:
+        return _said("That keeps every one of your agents, so there's nothing to delete.", state)
+    but = ", ".join(a.name for a in kept)
+    return confirm(state, chosen, f"{len(chosen)} of your {total} agents (all but {but})")
+
+
+def _said(content: str, state: AssistantState) -> Outcome:
+    return Outcome(Reply(content, decision="agents_delete_nothing"), state)
+
+
+def named_in(reading: Reading, candidates: Sequence[Agent]) -> list[Agent]:
+    """The candidates the message names outright (whole, or their words in a row), in their
+    order; a name met only inside a longer one named ("jira-watch" in "jira-watch-2") is not
+    named."""
+    said = reading.words
+    spans: dict[str, list[tuple[int, int]]] = {}
+    for agent in candidates:
+        parts = read(agent.name).words
+        n = len(parts)
+        spans[agent.name] = [
+            (i, i + n) for i in range(len(said) - n + 1) if n and said[i : i + n] == parts
+        ]
+    every = [(name, span) for name, found in spans.items() for span in found]
+
+    def on_its_own(name: str, span: tuple[int, int]) -> bool:
+        return not any(
+            other != name and at[0] <= span[0] and span[1] <= at[1] and at != span
+            for other, at in every
+        )
+
+    return [a for a in candidates if any(on_its_own(a.name, span) for span in spans[a.name])]
+
+
+def confirm(state: AssistantState, chosen: Sequence[Agent], what: str) -> Outcome:
+    """The agents ``chosen``, named, and the question; nothing deleted yet."""
+    count = len(chosen)
+    lines = [
+        as_written(a.name, a.config) + (f" - {a.description}" if a.description else "")
+        for a in chosen[:NAMED_AT_MOST]
+    ]
+    more = f"\n...and {count - NAMED_AT_MOST} more." if count > NAMED_AT_MOST else ""
+    they, them = ("it stops", "it") if count == 1 else ("they stop", "them")
+    content = (
+        f"Delete {what}? This would delete:\n{numbered(lines)}{more}\n"
+        f"Once deleted, {they} for good and can't be brought back; past runs stay in the "
+        f'history. Say "yes" to delete {them}, or "no" to keep {them}.'
+    )
+    names = [a.name for a in chosen]
+    return Outcome(
+        Reply(
+            content,
+            meta={
+                "agents_referenced": names[:NAMED_AT_MOST],
+                "offer": {"action_type": "update_agent"},
+            },
+            decision="agents_delete_confirm",
+        ),
+        state.replace(deleting=None, deleting_several=tuple((a.id, a.name) for a in chosen)),
+    )
+
+
+def answer(turn: Turn, state: AssistantState, follow: Reading, route: Route) -> Outcome:
+    """The message after the confirmation: a yes deletes the agents it named; a no keeps
+    them; anything else keeps them too, and is answered as itself (``route``)."""
+    several = state.deleting_several
+    state = state.replace(deleting_several=())
+    if _explicit_yes(follow, [name for _, name in several]):
+        return _deleted(turn, state, several)
+    kept = "Okay, I haven't deleted anything: " + (
+        f"{several[0][1]} stays as it is." if len(several) == 1 else "your agents stay as they are."
+    )
+    if follow.no or follow.cancel or not follow.gives_details:
+        return Outcome(Reply(kept, decision="agents_delete_declined"), state)
+    outcome = route(turn, state, follow)
+    if not outcome.state.deleting_several:  # asked again: the new question says it all
+        outcome.reply.content = f"({kept})\n\n{outcome.reply.content}"
+    return outcome
+
+
+def _explicit_yes(follow: Reading, names: Sequence[str]) -> bool:
+    """A yes said in so many words ("yes", "sí", "yes, delete them"); "please" alone, a yes
+    that keeps one of them ("yes but not jira-watch"), or a no, is none."""
+    if follow.no or follow.cancel or any(follow.mentions(name) for name in names):
+        return False
+    if follow.yes and "YES" in follow.concepts:
+        return True
+    return follow.opens_with_yes and "V_DELETE" in follow.concepts
+
+
+def _deleted(turn: Turn, state: AssistantState, several: Sequence[tuple[str, str]]) -> Outcome:
+    """One ``DeleteAgent`` for each agent the confirmation named that is still there as it was
+    named (one renamed or deleted meanwhile is left alone)."""
+    ids = {agent_id for agent_id, _ in several}
+    found = agents.agents_named(tenant=turn.tenant, names=[name for _, name in several])
+    gone = [a for a in found if a.id in ids]
+    names = [a.name for a in gone]
+    if not gone:
+        return _said("Those agents were already gone: nothing was deleted.", state)
+    more = f"\n...and {len(names) - NAMED_AT_MOST} more." if len(names) > NAMED_AT_MOST else ""
+    missing = len(several) - len(gone)
+    left = f"\n{missing} of them had been renamed or deleted meanwhile: I left those alone."
+    noun, their = ("1 agent", "Its") if len(gone) == 1 else (f"{len(gone)} agents", "Their")
+    return Outcome(
+        Reply(
+            f"Deleted {noun}:\n{numbered(names[:NAMED_AT_MOST])}{more}"
+            f"{left * (missing > 0)}\n{their} past runs stay in the history.",
+            meta={
+                "agents_referenced": names[:NAMED_AT_MOST],
+                "deleted_agents": names,
+                "listed_agents": [],
+            },
+            decision="agents_deleted",
+        ),
+        state.replace(
+            last_agent=None if state.last_agent in names else state.last_agent,
+            last_agent_run=None if state.last_agent_run in names else state.last_agent_run,
+        ),
+        tuple(DeleteAgent(agent_id=a.id) for a in gone),
+    )
