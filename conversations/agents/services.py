@@ -97,6 +97,12 @@ def agent_update(
     return agent
 
 
+def agent_deletable_by(*, agent: Agent, user: User, admin: bool) -> bool:
+    """Who may delete an agent, over every door (the API, the chat): its creator or a tenant
+    admin. Members create and change the tenant's agents; removing one is not theirs to do."""
+    return admin or (agent.created_by_id is not None and agent.created_by_id == user.pk)
+
+
 def agent_delete(*, agent: Agent) -> None:
     agent.delete()
 

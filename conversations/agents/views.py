@@ -81,7 +81,9 @@ class AgentDetailView(APIView):
         # Members create and change the tenant's agents; removing one is for its creator or
         # a tenant admin (same tenant, not allowed: 403, not 404).
         membership = request.membership  # type: ignore[attr-defined]
-        if not membership.is_admin and agent.created_by_id != request_user(request).pk:
+        if not services.agent_deletable_by(
+            agent=agent, user=request_user(request), admin=membership.is_admin
+        ):
             raise PermissionDenied("Only the agent's creator or a tenant admin can delete it.")
         services.agent_delete(agent=agent)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -6,14 +6,17 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from conversations.agents import selectors as agents
+from conversations.agents import services as agent_services
 from conversations.assistant.effects import DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, as_written, called, display, numbered, with_title
 from conversations.assistant.wizard import tenant_zone
-from conversations.models import Agent, new_id
+from conversations.models import Agent, Membership, new_id
 from intents.offline.entities import extract_entities
 from intents.reading.reading import read
 from intents.reading.referent import InView, referent
@@ -380,6 +383,12 @@ def agent_named(turn: Turn, name: str) -> Agent | None:
     return agents.agent_find(tenant=turn.tenant, reference=name)
 
 
+def may_delete(turn: Turn, agent: Agent) -> bool:
+    """The API's rule, whatever the intent label says: the agent's creator or a tenant admin."""
+    admin = turn.role == Membership.Role.ADMIN
+    return agent_services.agent_deletable_by(agent=agent, user=turn.user, admin=admin)
+
+
 def delete_wanted(text: str) -> bool:
     return bool(_DELETE_RE.search(text)) and not _OUT_OF_RE.search(text)
 
@@ -392,6 +401,19 @@ def delete_or_confirm(
     agent = resolve_agent(turn, state, entities, text)
     if agent is None:
         return None
+    if not may_delete(turn, agent):
+        return Outcome(
+            Reply(
+                _(
+                    "Only the agent's creator or a tenant admin can delete %(name)s, so I "
+                    "haven't. Ask one of your admins if it should go."
+                )
+                % {"name": agent.name},
+                meta={"agents_referenced": [agent.name]},
+                decision="agent_delete_not_allowed",
+            ),
+            state.replace(last_agent=agent.name),
+        )
     if _NO_CONFIRM_RE.search(text):
         return delete_confirmed(state, agent.id, agent.name)
     what = f" ({agent.description})" if agent.description else ""

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
 from conversations.agents import selectors as agents
-from conversations.assistant.agents import delete_wanted
+from conversations.assistant.agents import delete_wanted, may_delete
 from conversations.assistant.effects import DeleteAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.slots import is_question
@@ -49,7 +52,29 @@ def requested(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | N
     if len(named) < 2:
         return None  # one agent: the one-agent flow
     chosen = agents.agents_named(tenant=turn.tenant, names=[a.name for a in named])
+    theirs = [a for a in chosen if may_delete(turn, a)]
+    if len(theirs) < len(chosen):
+        return _only_theirs(state, theirs, len(chosen) - len(theirs))
     return confirm(state, chosen, f"these {len(chosen)} agents")
+
+
+def _only_theirs(state: AssistantState, theirs: Sequence[Agent], others: int) -> Outcome:
+    """A member asked to delete agents others made: the API's rule (the creator or a tenant
+    admin) holds in the chat; the member's own agents can still go."""
+    note = ngettext(
+        "%(count)d of them was made by someone else: only its creator or a tenant admin can "
+        "delete it.",
+        "%(count)d of them were made by someone else: only their creators or a tenant admin "
+        "can delete them.",
+        others,
+    ) % {"count": others}
+    if not theirs:
+        return _said(_("%(note)s Nothing was deleted.") % {"note": note}, state)
+    outcome = confirm(
+        state, theirs, _("the agents you made") if len(theirs) > 1 else _("the agent you made")
+    )
+    outcome.reply.content = note + "\n\n" + outcome.reply.content
+    return outcome
 
 
 def _all_but(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
@@ -57,6 +82,9 @@ def _all_but(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     everyone = agents.agents_first(tenant=turn.tenant, limit=AT_ONCE)
     if not everyone:
         return _said("You don't have any agents, so there's nothing to delete.", state)
+    theirs = [a for a in everyone if may_delete(turn, a)]
+    if len(theirs) < len(everyone):
+        return _only_theirs(state, theirs, len(everyone) - len(theirs))
     total = agents.agents_count(tenant=turn.tenant) if len(everyone) == AT_ONCE else len(everyone)
     kept = named_in(follow, everyone) if not (_EXCEPT | _BUT).isdisjoint(follow.words) else []
     if not kept and _EXCEPT.isdisjoint(follow.words):

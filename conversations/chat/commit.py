@@ -33,6 +33,7 @@ from conversations.assistant.state import AssistantState
 from conversations.models import Conversation, Message, Tenant
 from conversations.store.broadcast import conversation_changed
 from conversations.store.services import AddedMessage, PendingMessage
+from conversations.tenancy.permissions import membership_of
 from skill_sessions import services as skill_services
 from skill_sessions.context import SkillContext
 
@@ -98,7 +99,14 @@ def _apply(
     elif isinstance(effect, DeleteAgent):
         # Applied twice (a retry), the second finds nothing left to delete.
         gone = agent_selectors.agent_get_or_none(tenant=tenant, agent_id=effect.agent_id)
-        if gone is not None:
+        membership = membership_of(user)
+        admin = membership is not None and membership.is_admin
+        if gone is not None and not agent_services.agent_deletable_by(
+            agent=gone, user=user, admin=admin
+        ):
+            # The assistant only offers what the caller may do; this is the door's own check.
+            logger.warning("chat: a deletion the caller may not make was refused")
+        elif gone is not None:
             agent_services.agent_delete(agent=gone)
 
 

@@ -169,20 +169,25 @@ def test_more_than_twenty_are_counted_after_the_twentieth(world: World) -> None:
     assert _left(world) == set()
 
 
-def test_a_member_gets_what_deleting_one_agent_gives(world: World, three: list[Agent]) -> None:
-    # The chat's rule for one agent, unchanged: a member of the tenant is asked, and the yes
-    # deletes it (whoever created it); deleting all of them follows the same rule.
+def test_a_member_deletes_only_the_agents_they_made(world: World, three: list[Agent]) -> None:
+    # The API's rule, over the chat too, whatever the intent label says: the agent's creator
+    # or a tenant admin. Members make and change the tenant's agents; deleting others' is not
+    # theirs to do.
     one = Chat(world, world.member)
-    assert str(one.say("delete notion-reporter")["content"]).startswith("Delete notion-reporter")
+    refused = str(one.say("delete notion-reporter")["content"])
+    assert refused.startswith("Only the agent's creator or a tenant admin can delete")
     one.say("yes")
-    assert _left(world) == set(NAMES) - {"notion-reporter"}
+    assert _left(world) == set(NAMES)
+    none_theirs = str(Chat(world, world.member).say("delete all my agents")["content"])
+    assert none_theirs.startswith("3 of them were made by someone else")
+    assert none_theirs.endswith("Nothing was deleted.")
+    Agent.objects.create(tenant=world.tenant_a, name="mark-own", created_by=world.member)
     chat = Chat(world, world.member)
-    reply = chat.say("delete all my agents")
-    assert str(reply["content"]).startswith("Delete both of your agents?")
-    assert "1. financial-analyzer" in reply["content"]
-    assert "2. jira-overdue-monitor" in reply["content"]
+    reply = str(chat.say("delete all my agents")["content"])
+    assert reply.startswith("3 of them were made by someone else")
+    assert "Delete the agent you made? This would delete:\n1. mark-own" in reply
     chat.say("yes")
-    assert _left(world) == set()
+    assert _left(world) == set(NAMES)
 
 
 def test_all_but_the_ones_named_keeps_those(world: World, three: list[Agent]) -> None:

@@ -521,7 +521,9 @@ def test_a_yes_that_names_another_thing_does_not_take_up_a_declined_proposal(
 
 @pytest.fixture
 def jira_watch(world: World) -> Agent:
-    return Agent.objects.create(tenant=world.tenant_a, name="jira-watch", config=JIRA_WATCH)
+    return Agent.objects.create(
+        tenant=world.tenant_a, name="jira-watch", config=JIRA_WATCH, created_by=world.owner
+    )
 
 
 JIRA_WATCH = {"source": "jira", "trigger": "overdue tickets", "destination": "Slack #ops",
