@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from conversations.assistant.effects import DeleteAgent
 from conversations.assistant.state import AssistantState
+from conversations.chat.commit import turn_commit
 from conversations.models import Agent, Conversation
+from conversations.store import services
 from skill_sessions.models import SkillCreationSession
 from tests.conftest import World
 
@@ -224,3 +227,21 @@ def test_the_state_keeps_the_agents_asked_about_and_reads_old_states() -> None:
     assert AssistantState.from_json(old).deleting == "a-one"
     broken = {"v": 1, "deleting_several": [{"id": "01A"}, "x", {"id": "01B", "name": "b-two"}]}
     assert AssistantState.from_json(broken).deleting_several == (("01B", "b-two"),)
+
+
+def test_the_commit_refuses_a_deletion_the_caller_may_not_make(
+    world: World, three: list[Agent]
+) -> None:
+    # Whatever an assistant decided, the door's own check: a member's turn deletes no agent
+    # someone else made; an admin's turn does.
+    target = three[0]
+    for user, left in ((world.member, set(NAMES)), (world.admin_a, set(NAMES[1:]))):
+        conversation = services.conversation_create(tenant=world.tenant_a, user=user)
+        turn_commit(
+            tenant=world.tenant_a,
+            user=user,
+            conversation=conversation,
+            messages=[],
+            effects=[DeleteAgent(agent_id=target.id)],
+        )
+        assert _left(world) == left
