@@ -4,6 +4,7 @@ What is gathered comes from ``slots.read_slots`` (clean phrases in the user's wo
 the user did not make (a described chore answered with "I can set up an agent that …") waits
 for a yes; so does a second agent identical to one that exists. The agent created last can be
 amended ("call it …", "in Berlin time") or undone ("actually cancel that") on the next turn.
+Every reply comes from a template of ``wizard_replies`` (marked for translation).
 """
 
 from __future__ import annotations
@@ -26,29 +27,50 @@ from conversations.assistant.text import (
     numbered,
     with_title,
 )
+from conversations.assistant.wizard_replies import (
+    A_FEW_QUESTIONS,
+    ALREADY_HAVE,
+    AND_SENDS_THE_RESULTS_TO,
+    AT_WHEN,
+    CREATED,
+    DETAIL_LINE,
+    DOES_THIS,
+    FOR_ABOUT,
+    GOT_IT,
+    IN_SCOPE,
+    LABELS,
+    OPENING,
+    PICKED,
+    PICKED_OTHER,
+    PROPOSE,
+    PROPOSE_WITH_DETAILS,
+    QUESTION_TIME,
+    QUESTIONS,
+    RECAP,
+    RECAP_ASKED,
+    RECAP_ASKING,
+    RECAP_DUPLICATE,
+    RECAP_NOTHING_YET,
+    RECAP_PROPOSED,
+    RECAP_SO_FAR,
+    RENAMED_LINE,
+    RUNS,
+    SENDS_TO,
+    SETTING_LABELS,
+    SUMMARY_TITLE,
+    TAKES_THIS_OFF_YOUR_HANDS,
+    TIMES_IN,
+    TO,
+    UNDONE,
+    UPDATED,
+    UPDATED_NOW_DOES,
+    WATCHING,
+    WATCHING_AND_DOING,
+    WORKS_ON,
+)
 from conversations.models import Agent, new_id
 
 MAX_QUESTIONS = 3
-QUESTIONS = {
-    "source": "Where does the data come from (for example Jira, Notion, Google Sheets, HubSpot)?",
-    "trigger": "What should it watch for or work on?",
-    "action": "What should it do with what it finds: send an alert, write a summary, or build "
-    "a report? And where should that go (a Slack channel, an email address)?",
-    "schedule": "How often should it run, and at what time?",
-    "when": "On which day and at what time should it run?",
-}
-LABELS = {
-    "name": "Name",
-    "source": "Source",
-    "scope": "In",
-    "trigger": "Watches",
-    "about": "For",
-    "task": "Does",
-    "action": "Action",
-    "destination": "Sends to",
-    "schedule": "Schedule",
-    "details": "Details",
-}
 # Words that say nothing of what an agent does: two agents are compared on their other words.
 FILLER_WORDS = frozenset((
     "the", "a", "an", "our", "my", "for", "of", "to", "on", "in", "and", "any", "all", "that",
@@ -105,18 +127,29 @@ def schedule_of(gathered: Mapping[str, str]) -> Schedule | None:
     return Schedule(frequency, gathered.get("zone") or "UTC") if frequency else None
 
 
-def detail_lines(gathered: Mapping[str, str]) -> list[str]:
+def _detail_values(gathered: Mapping[str, str]) -> dict[str, str]:
+    """The values of the detail lines, by field, in the order the lines come."""
     values = dict(gathered)
     if values.get("source"):
         values["source"] = _tool(values["source"])
     schedule = schedule_of(gathered)
     if schedule is not None:
         values["schedule"] = schedule.words()
-        if gathered.get("defaulted"):
-            values["schedule"] += f" (you didn't say {gathered['defaulted']}, so I picked it)"
+        picked = gathered.get("defaulted")
+        if picked:
+            template = PICKED.get(picked, PICKED_OTHER)
+            values["schedule"] = template % {"schedule": values["schedule"], "what": picked}
     if values.get("name"):
         values["name"] = with_title(values["name"], gathered.get("title"))
-    return [f"- {label}: {values[key]}" for key, label in LABELS.items() if values.get(key)]
+    return {key: values[key] for key in LABELS if values.get(key)}
+
+
+def _detail_line(label: str, value: str) -> str:
+    return DETAIL_LINE % {"label": label, "value": value}
+
+
+def detail_lines(gathered: Mapping[str, str]) -> list[str]:
+    return [_detail_line(LABELS[key], value) for key, value in _detail_values(gathered).items()]
 
 
 def _missing(gathered: Mapping[str, str]) -> list[str]:
@@ -141,16 +174,13 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
 
 
 def _questions(asking: tuple[str, ...], zone: str, frequency: str = "") -> str:
-    texts = [QUESTIONS[f] for f in asking]
+    texts = [str(QUESTIONS[f]) for f in asking]
     if "when" in asking and not frequency.startswith(("weekly", "biweekly", "monthly")):
         # "daily" or "hourly" has its days; only the time is open.
-        texts[asking.index("when")] = "At what time should it run?"
+        texts[asking.index("when")] = str(QUESTION_TIME)
     if any(f in ("schedule", "when") for f in asking):
-        texts.append(f"(Times are in {zone} unless you name a time zone.)")
-        if len(asking) == 1:
-            return " ".join(texts)
-        texts = texts[:-1]
-        texts[-1] += f" (Times are in {zone} unless you name a time zone.)"
+        # The time zone said once, after the last question.
+        texts[-1] += " " + TIMES_IN % {"zone": zone}
     return texts[0] if len(texts) == 1 else numbered(texts)
 
 
@@ -167,51 +197,68 @@ def _third_person(phrase: str) -> str:
     """ "Build a report" -> "builds a report" (English verbs; other languages stay as said)."""
     verb, _, rest = phrase.partition(" ")
     if verb.lower() not in _ENGLISH_VERBS:
-        return f"does this: {phrase}"
+        return DOES_THIS % {"task": phrase}
     # "... and put together a deck" -> "and puts together": the second verb of the clause too.
     rest = re.sub(
         r"\band (\w+)\b",
-        lambda m: f"and {_conjugated(m.group(1))}" if m.group(1) in _ENGLISH_VERBS else m.group(0),
+        lambda m: "and " + _conjugated(m.group(1)) if m.group(1) in _ENGLISH_VERBS else m.group(0),
         rest,
     )
-    return f"{_conjugated(verb)} {rest}".strip()
+    return (_conjugated(verb) + " " + rest).strip()
 
 
 def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:]
 
 
+def _watching(gathered: Mapping[str, str]) -> str:
+    """What the agent watches or reads, and where (the sheet, board or repository named)."""
+    watched = gathered.get("trigger", "")
+    source = _tool(gathered["source"]) if gathered.get("source") else ""
+    if watched and source and source.lower() not in watched.lower():
+        form = "source_for"
+    elif watched:
+        form = "watched"
+    elif source:
+        form = "source"
+    else:
+        return ""
+    values = {"source": source, "watched": watched, "scope": gathered.get("scope", "")}
+    return WATCHING[form, bool(gathered.get("scope"))] % values
+
+
 def describe(gathered: Mapping[str, str]) -> str:
     """One clause naming what the agent would do, in the user's words."""
-    parts = []
+    watching = ""
     if gathered.get("task"):
-        parts.append(_third_person(gathered["task"]))
+        text = _third_person(gathered["task"])
     else:
-        watched = gathered.get("trigger")
-        source = _tool(gathered["source"]) if gathered.get("source") else ""
-        if watched and source and source.lower() not in watched.lower():
-            parts.append(f"watches {source} for {watched}")
-        elif watched:
-            parts.append(f"watches {watched}")
-        elif source:
-            parts.append(f"reads {source}")
-        if gathered.get("scope") and parts:
-            parts[-1] += f" ({gathered['scope']})"
-        action = gathered.get("action")
-        if action:
-            parts.append(_third_person(action))
-    text = " and ".join(parts)
-    if gathered.get("about") and not gathered.get("task"):
-        text = f"{text} for {gathered['about']}" if text else f"works on {gathered['about']}"
-    if gathered.get("destination"):
-        if parts and not gathered.get("action") and not gathered.get("task"):
-            text += " and sends the results"
-        text += f" to {gathered['destination']}" if text else f"sends to {gathered['destination']}"
+        watching = _watching(gathered)
+        doing = _third_person(gathered["action"]) if gathered.get("action") else ""
+        text = (
+            WATCHING_AND_DOING % {"watching": watching, "doing": doing}
+            if watching and doing
+            else watching or doing
+        )
+        about = gathered.get("about")
+        if about:
+            text = (
+                FOR_ABOUT % {"what": text, "about": about} if text else WORKS_ON % {"about": about}
+            )
+    destination = gathered.get("destination")
+    if destination:
+        values = {"what": text, "destination": destination}
+        if watching and not gathered.get("action"):
+            # It watches, and nothing says what it does with what it finds.
+            text = AND_SENDS_THE_RESULTS_TO % values
+        else:
+            text = TO % values if text else SENDS_TO % values
     schedule = schedule_of(gathered)
     if schedule is not None:
         when = schedule.words() if schedule.complete else schedule_words(schedule.compact)
         # "runs every Monday at 06:00" when nothing else is known yet.
-        text += f" {_lower_first(when)}" if text else f"runs {_lower_first(when)}"
+        values = {"what": text, "when": _lower_first(when)}
+        text = AT_WHEN % values if text else RUNS % values
     return text.strip()
 
 
@@ -292,54 +339,46 @@ def wizard_step(
             return _point_out(state, gathered, duplicate)
         return _finish(turn, state.replace(wizard=None), gathered)
     asking = tuple(missing[:MAX_QUESTIONS])
-    known = describe(gathered)
-    # The name given so far is said back with what the agent does: "call it delayed-loads"
-    # mid-wizard is heard.
-    name = gathered.get("title") or gathered.get("name")
-    if opening:
-        lead = (
-            f"I'll create a new agent{f', {name},' if name else ''} that {known}."
-            if known
-            else "I'll help you create a new agent" + (f" called {name}." if name else ".")
-        )
-    else:
-        lead = "Got it." + (
-            f" So far: {f'{name}, ' if name else ''}an agent that {known}."
-            if known
-            else (f" I'll call it {name}." if name else "")
-        )
     question = _questions(asking, gathered.get("zone") or zone, gathered.get("frequency", ""))
-    joiner = "\n\n" if "\n" in question else " "
-    content = lead + joiner + ("A few questions:\n" if "\n" in question else "") + question
     return Outcome(
-        Reply(content, decision="wizard_ask"),
+        Reply(_asking(gathered, question, opening=opening), decision="wizard_ask"),
         state.replace(wizard=Wizard(wizard.kind, gathered, asking)),
     )
 
 
+def _asking(gathered: Mapping[str, str], question: str, *, opening: bool) -> str:
+    """What the agent would do so far, then the questions still open."""
+    known = describe(gathered)
+    # The name given so far is said back with what the agent does: "call it delayed-loads"
+    # mid-wizard is heard.
+    name = gathered.get("title") or gathered.get("name") or ""
+    lead = (OPENING if opening else GOT_IT)[bool(name), bool(known)] % {"name": name, "what": known}
+    if "\n" in question:
+        return lead + "\n\n" + A_FEW_QUESTIONS % {"questions": question}
+    return lead + " " + question
+
+
 def _default_when(gathered: dict[str, str]) -> None:
     frequency = gathered.get("frequency", "")
-    said = []
-    if frequency.startswith(("weekly", "biweekly")) and not any(
+    day = frequency.startswith(("weekly", "biweekly")) and not any(
         day in frequency for day in ("monday", "tuesday", "wednesday", "thursday", "friday")
-    ):
+    )
+    if day:
         frequency += " monday"
-        said.append("a day")
-    if not re.search(r"\d{1,2}:\d{2}", frequency):
+    hour = not re.search(r"\d{1,2}:\d{2}", frequency)
+    if hour:
         frequency += " 09:00"
-        said.append("a time")
     gathered["frequency"] = frequency
-    gathered["defaulted"] = " or ".join(said)
+    # What was picked, said back with the schedule (``PICKED``).
+    picked = {(True, True): "a day or a time", (True, False): "a day", (False, True): "a time"}
+    gathered["defaulted"] = picked.get((day, hour), "")
 
 
 def _propose(state: AssistantState, gathered: dict[str, str]) -> Outcome:
-    known = describe(gathered) or "takes this off your hands"
+    known = describe(gathered) or str(TAKES_THIS_OFF_YOUR_HANDS)
     lines = "\n".join(detail_lines(gathered))
-    content = (
-        f"That sounds like a job for an agent. I can set up an agent that {known}."
-        + (f"\n{lines}\n" if lines else " ")
-        + "Shall I set it up?"
-    )
+    template = PROPOSE_WITH_DETAILS if lines else PROPOSE
+    content = template % {"what": known, "details": lines}
     return Outcome(
         Reply(content, meta={"offer": {"action_type": "create_agent"}}, decision="wizard_propose"),
         state.replace(wizard=Wizard("create_agent", gathered, (), proposed=True)),
@@ -362,7 +401,7 @@ def _when_key(value: str) -> tuple[frozenset[str], str]:
     lowered = value.lower()
     days = frozenset(d for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun") if d in lowered)
     clock = re.search(r"(\d{1,2}):(\d{2})", lowered)
-    return days, (f"{int(clock.group(1))}:{clock.group(2)}" if clock else "")
+    return days, (str(int(clock.group(1))) + ":" + clock.group(2) if clock else "")
 
 
 def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
@@ -390,14 +429,15 @@ def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
 
 def _point_out(state: AssistantState, gathered: dict[str, str], agent: Agent) -> Outcome:
     lines = "\n".join(
-        f"- {k.title()}: {v}" for k, v in (agent.config or {}).items() if v and k != "details"
+        _detail_line(SETTING_LABELS.get(k, k.title()), str(v))
+        for k, v in (agent.config or {}).items()
+        if v and k != "details"
     )
-    content = (
-        f"You already have an agent that does this: {as_written(agent.name, agent.config)}."
-        f"\n{lines}\n\n"
-        f'I can run {agent.name} now, or create a second one anyway: say "create it anyway" '
-        '(and give it a name if you like), or "no" to leave things as they are.'
-    )
+    content = ALREADY_HAVE % {
+        "agent": as_written(agent.name, agent.config),
+        "details": lines,
+        "name": agent.name,
+    }
     return Outcome(
         Reply(
             content,
@@ -424,7 +464,7 @@ def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
                 None,
                 [
                     called("", gathered.get("title", "")),
-                    f"In {gathered['scope']}" if gathered.get("scope") else "",
+                    IN_SCOPE % {"scope": gathered["scope"]} if gathered.get("scope") else "",
                     gathered.get("about"),
                     gathered.get("details"),
                 ],
@@ -459,12 +499,11 @@ def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outc
         config=config,
     )
     shown = {**gathered, "name": name}
-    content = (
-        f"Done! I've created {with_title(name, gathered.get('title'))}, an agent that "
-        f"{describe(gathered)}.\n"
-        + "\n".join(detail_lines(shown))
-        + '\n\nSay "run it" to start it now, or "actually cancel that" to undo.'
-    )
+    content = CREATED % {
+        "name": with_title(name, gathered.get("title")),
+        "what": describe(gathered),
+        "details": "\n".join(detail_lines(shown)),
+    }
     created = Created(
         agent_id=effect.agent_id,
         name=name,
@@ -488,7 +527,7 @@ def undo_created(state: AssistantState) -> Outcome:
     assert created is not None
     return Outcome(
         Reply(
-            f"Okay, I've undone that: {created.name} is deleted and nothing else changed.",
+            UNDONE % {"name": created.name},
             meta={"agents_referenced": [created.name], "deleted_agent": created.name},
             decision="agent_creation_undone",
         ),
@@ -516,9 +555,10 @@ def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | Non
         return None
     name = agents.agent_unique_name(tenant=turn.tenant, base=new_name) if new_name else None
     shown = name or created.name
-    lines = [f"- {LABELS.get(k, k.title())}: {v}" for k, v in changes.items()]
+    lines = [_detail_line(LABELS.get(k, k.title()), v) for k, v in changes.items()]
     if name:
-        lines.insert(0, f"- Name: {created.name} → {with_title(name, found.get('title'))}")
+        new = with_title(name, found.get("title"))
+        lines.insert(0, RENAMED_LINE % {"old": created.name, "new": new})
         if found.get("title"):
             # "call it Late Load Digest": the name as written is kept with the agent.
             details = planned_config(created.gathered).get("details", "")
@@ -530,9 +570,8 @@ def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | Non
         gathered["destination"] = changes["destination"]
     # What it does, said again with the change in it (and stored, so the description agrees).
     description = describe(gathered) if created.gathered else ""
-    content = f"Updated {shown}:\n" + "\n".join(lines)
-    if description:
-        content += f"\n\nSo {shown} now {description}."
+    template = UPDATED_NOW_DOES if description else UPDATED
+    content = template % {"name": shown, "details": "\n".join(lines), "what": description}
     return Outcome(
         Reply(
             content,
@@ -558,24 +597,15 @@ def wizard_recap(wizard: Wizard, zone: str, *, asked: bool = False) -> Reply:
     """Where the wizard stands; ``asked``: a question about the agent being set up ("what
     does it watch?") rather than "where were we?"."""
     lines = detail_lines(wizard.gathered)
-    parts = [
-        "Here's the agent we're setting up."
-        if asked
-        else "No problem! We were setting up a new agent."
-    ]
-    parts.append(
-        "So far we have:\n" + "\n".join(lines) if lines else "We haven't settled any details yet."
-    )
+    parts = [str(RECAP_ASKED if asked else RECAP)]
+    parts.append(RECAP_SO_FAR % {"details": "\n".join(lines)} if lines else str(RECAP_NOTHING_YET))
     if wizard.duplicate_of:
-        parts.append(
-            f"I pointed out that {wizard.duplicate_of} already does this: say \u201ccreate it "
-            "anyway\u201d for a second one, or \u201cno\u201d to leave things as they are."
-        )
+        parts.append(RECAP_DUPLICATE % {"name": wizard.duplicate_of})
     elif wizard.proposed:
-        parts.append("I offered to set it up: say yes to go ahead, or no to leave it.")
+        parts.append(str(RECAP_PROPOSED))
     elif wizard.asking:
         questions = _questions(wizard.asking, zone, wizard.gathered.get("frequency", ""))
-        parts.append(f"I was asking:\n{questions}")
+        parts.append(RECAP_ASKING % {"questions": questions})
     return Reply("\n\n".join(parts), decision="wizard_recap")
 
 
@@ -583,13 +613,10 @@ def wizard_summary(wizard: Wizard) -> dict[str, object]:
     """The open wizard in short form, for a page picking the conversation back up."""
     return {
         "kind": wizard.kind,
-        "title": "Setting up a new agent",
+        "title": str(SUMMARY_TITLE),
         "gathered": [
-            {"field": key, "label": label, "value": value}
-            for key, label in LABELS.items()
-            for line in detail_lines(wizard.gathered)
-            if line.startswith(f"- {label}: ")
-            for value in [line.removeprefix(f"- {label}: ")]
+            {"field": key, "label": LABELS[key], "value": value}
+            for key, value in _detail_values(wizard.gathered).items()
         ],
         "question": _questions(
             wizard.asking,
