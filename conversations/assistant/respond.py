@@ -12,6 +12,8 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from conversations.agents import selectors as agent_selectors
 from conversations.assistant import agents
 from conversations.assistant import deleting as several
@@ -53,6 +55,7 @@ from intents.reading.acts import Act
 from intents.reading.reading import Reading, read
 from intents.reading.referent import by_own_word
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult
+from skill_sessions.services import LoadedSession
 from skill_sessions.services import session_load as services_load
 
 # What a pause or a resume of an agent may be read as (it resolves an agent, or is nothing).
@@ -106,21 +109,9 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     deleting = state.deleting
     # Only the very next message amends or undoes a creation, or confirms a deletion.
     state = state.replace(created=None, deleting=None)
-    if state.deleting_several:
-        # The agents named for deletion at once: a yes deletes them, anything else keeps them.
-        return several.answer(turn, state, follow, _route)
-    if deleting and (follow.yes or (follow.opens_with_yes and not follow.no)):
-        agent = agents.agent_named(turn, deleting)
-        if agent is not None:
-            return agents.delete_confirmed(state, agent.id, agent.name)
-    if deleting and (follow.no or follow.cancel):
-        return Outcome(
-            Reply(f"Okay, {deleting} stays as it is.", decision="agent_delete_declined"), state
-        )
-    asked_to_delete = several.requested(turn, state, follow)
-    if asked_to_delete is not None:
-        # "delete all my agents", whatever the label says (never a skill, never the menu).
-        return asked_to_delete
+    deleted = _deletion(turn, state, follow, deleting)
+    if deleted is not None:
+        return deleted
     wizard = state.wizard
     if created and not wizard and (follow.cancel or follow.shows(Act.UNDO)):
         return undo_created(state.replace(created=created))
@@ -128,17 +119,7 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     if state.skill_session and session is None:
         state = state.replace(skill_session=None)  # finished, deleted or purged meanwhile
     if session is not None:
-        detour = _skill_detour(turn)
-        if detour is None:
-            return skill_session_continue(turn, state, session)
-        outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.message)
-        note = (
-            f"\n\n(Your skill {session.context.name or 'in progress'} is still open: "
-            'answer my last question when you\'re ready, or say "cancel" to drop it.)'
-        )
-        outcome.reply.content += note
-        return Outcome(outcome.reply, outcome.state.replace(skill_session=state.skill_session),
-                       outcome.effects)  # fmt: skip
+        return _in_a_skill_session(turn, state, session)
     if wizard and wizard.proposed:
         answered = _answer_to_proposal(turn, state, follow, wizard)
         if answered is not None:
@@ -265,6 +246,46 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
         about = agents.about_known_agent(turn, state) or _same_for_listed(turn, state, follow)
         return about if about is not None else clarify(turn, state)
     return _act(turn, state, action, entities, turn.message)
+
+
+def _deletion(
+    turn: Turn, state: AssistantState, follow: Reading, deleting: str | None
+) -> Outcome | None:
+    """A deletion asked for, or the answer to one that waits for a yes; None otherwise."""
+    if state.deleting_several:
+        # The agents named for deletion at once: a yes deletes them, anything else keeps them.
+        return several.answer(turn, state, follow, _route)
+    if deleting and (follow.yes or (follow.opens_with_yes and not follow.no)):
+        agent = agents.agent_named(turn, deleting)
+        if agent is not None:
+            return agents.delete_confirmed(state, agent.id, agent.name)
+    if deleting and (follow.no or follow.cancel):
+        return Outcome(
+            Reply(
+                _("Okay, %(name)s stays as it is.") % {"name": deleting},
+                decision="agent_delete_declined",
+            ),
+            state,
+        )
+    # "delete all my agents", whatever the label says (never a skill, never the menu).
+    return several.requested(turn, state, follow)
+
+
+def _in_a_skill_session(turn: Turn, state: AssistantState, session: LoadedSession) -> Outcome:
+    """A message while a skill is being built: its answer, or a detour with the session kept."""
+    detour = _skill_detour(turn)
+    if detour is None:
+        return skill_session_continue(turn, state, session)
+    outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.message)
+    outcome.reply.content += _(
+        "\n\n(Your skill %(name)s is still open: answer my last question when you're ready, "
+        'or say "cancel" to drop it.)'
+    ) % {"name": session.context.name or _("in progress")}
+    return Outcome(
+        outcome.reply,
+        outcome.state.replace(skill_session=state.skill_session),
+        outcome.effects,
+    )
 
 
 def _answer_to_proposal(
