@@ -8,57 +8,46 @@ import pytest
 
 from conversations.models import Agent
 from tests.conftest import World
+from tests.conversations.assistant.chatting import replies
 
 pytestmark = pytest.mark.django_db
-URL = "/api/v1/chat/"
 REQUEST = (
     "Create an agent that watches Jira for overdue tickets and posts them to #eng every weekday "
     "at 9am"
 )
 
 
-def _chat(world: World, *messages: str) -> list[str]:
-    client, replies = world.client(world.owner), []
-    body: dict[str, str] = {}
-    for message in messages:
-        response = client.post(URL, {**body, "message": message}, format="json")
-        assert response.status_code == 200, response.content
-        body["conversation_id"] = response.json()["conversation_id"]
-        replies.append(str(response.json()["assistant_message"]["content"]))
-    return replies
-
-
 def test_where_were_we_after_a_duplicate_warning_shows_it_and_anyway_creates_it_plainly(
     world: World,
 ) -> None:
-    replies = _chat(world, REQUEST, REQUEST, "where were we?", "create it anyway")
-    assert replies[1].startswith("You already have an agent that does this: jira-tickets-monitor")
-    assert replies[2].startswith("No problem! We were setting up a new agent.")
-    assert "I pointed out that jira-tickets-monitor already does this" in replies[2]
-    assert replies[3].startswith("Done! I've created jira-tickets-monitor-2")
+    said = replies(world, REQUEST, REQUEST, "where were we?", "create it anyway")
+    assert said[1].startswith("You already have an agent that does this: jira-tickets-monitor")
+    assert said[2].startswith("No problem! We were setting up a new agent.")
+    assert "I pointed out that jira-tickets-monitor already does this" in said[2]
+    assert said[3].startswith("Done! I've created jira-tickets-monitor-2")
     second = Agent.objects.for_tenant(world.tenant_a).get(name="jira-tickets-monitor-2")
     assert "details" not in second.config  # "create it anyway" is no detail of the agent
 
 
 def test_back_to_the_setup_after_a_detour_recaps_it(world: World) -> None:
-    replies = _chat(
+    said = replies(
         world,
         "Create an agent that watches our Zendesk queue for urgent tickets",
         "how do I add a teammate?",
         "ok, let's get back to the setup",
     )
-    assert replies[2].startswith("No problem! We were setting up a new agent.")
-    assert "- Source: Zendesk" in replies[2] and "I was asking:" in replies[2]
-    assert "get back" not in replies[2]
+    assert said[2].startswith("No problem! We were setting up a new agent.")
+    assert "- Source: Zendesk" in said[2] and "I was asking:" in said[2]
+    assert "get back" not in said[2]
 
 
 def test_back_to_the_setup_with_details_gives_them_to_it(world: World) -> None:
-    replies = _chat(
+    said = replies(
         world,
         "Create an agent that watches our Zendesk queue for urgent tickets",
         "how do I add a teammate?",
         "back to it: post them to #support-urgent every weekday at 8am",
     )
-    assert replies[2].startswith("Done! I've created")
+    assert said[2].startswith("Done! I've created")
     (agent,) = Agent.objects.for_tenant(world.tenant_a)
     assert "#support-urgent" in str(agent.config) and "back to it" not in str(agent.config)

@@ -11,29 +11,17 @@ from cryptography.fernet import Fernet
 from conversations.assistant.text import generated_name, name_objects
 from conversations.models import Agent
 from tests.conftest import World, columns_holding
+from tests.conversations.assistant.chatting import replies
 
 pytestmark = pytest.mark.django_db
-URL = "/api/v1/chat/"
 WORD = "zqxvplorf"  # made up: in no vocabulary
-
-
-def chat(world: World, *messages: str) -> list[str]:
-    """The replies to ``messages``, said in one conversation through POST chat/."""
-    client, replies = world.client(world.owner), []
-    body: dict[str, str] = {}
-    for message in messages:
-        response = client.post(URL, {**body, "message": message}, format="json")
-        assert response.status_code == 200, response.content
-        body["conversation_id"] = response.json()["conversation_id"]
-        replies.append(response.json()["assistant_message"]["content"])
-    return replies
 
 
 def test_an_agent_the_wizard_names_keeps_no_typed_word_in_any_column(
     world: World, settings: Any
 ) -> None:
     settings.OMNIFORGE_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
-    replies = chat(
+    said = replies(
         world,
         f"Create an agent that watches Jira for {WORD} tickets",
         "every day at 9am to #ops",
@@ -42,12 +30,12 @@ def test_an_agent_the_wizard_names_keeps_no_typed_word_in_any_column(
     agent = Agent.objects.for_tenant(world.tenant_a).get()
     assert WORD in agent.config["trigger"]  # taken in, and kept encrypted
     assert agent.name == "jira-tickets-monitor"  # still says what it is
-    assert replies[-1].startswith("Done! I've created jira-tickets-monitor, an agent that")
+    assert said[-1].startswith("Done! I've created jira-tickets-monitor, an agent that")
 
 
 def test_a_name_the_user_chose_is_kept_as_written(world: World, settings: Any) -> None:
     settings.OMNIFORGE_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
-    chat(
+    replies(
         world,
         f"Create an agent called {WORD}-watch that watches Jira for overdue tickets",
         "every day at 9am to #ops",
