@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # raise one. Target: 0 everywhere (gettext with %(name)s placeholders, ngettext for plurals).
 CEILINGS = {
     "conversations/assistant/agents.py": 39,
-    "conversations/assistant/clarify.py": 6,
+    "conversations/assistant/clarify.py": 0,
     "conversations/assistant/deleting.py": 14,
     "conversations/assistant/effects.py": 0,
     "conversations/assistant/outcome.py": 0,
@@ -24,7 +24,7 @@ CEILINGS = {
     "conversations/assistant/skills.py": 5,
     "conversations/assistant/slots.py": 19,
     "conversations/assistant/state.py": 0,
-    "conversations/assistant/text.py": 6,
+    "conversations/assistant/text.py": 0,
     "conversations/assistant/wizard.py": 0,
     "conversations/assistant/wizard_replies.py": 0,
     "skill_sessions/flow.py": 0,

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from conversations.agents import selectors as agent_selectors
 from conversations.assistant.agents import resolve_agent
 from conversations.assistant.outcome import Outcome, Reply, Turn
@@ -12,19 +15,32 @@ from intents.clarify import ACTION_PHRASES
 from intents.types import ActionType
 
 _AGENT_ACTIONS = (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT)
+# What an option would do (``intents.clarify.ACTION_PHRASES``, as an option says it).
+_LABELS = {
+    ActionType.CREATE_AGENT: gettext_lazy("Create a new agent that does this automatically"),
+    ActionType.CREATE_SKILL: gettext_lazy("Build a new reusable skill"),
+    ActionType.EXECUTE_TASK: gettext_lazy("Run one of your existing agents now (I'll ask which)"),
+    ActionType.UPDATE_AGENT: gettext_lazy("Change one of your existing agents"),
+    ActionType.QUERY_INFO: gettext_lazy("Show you information about your agents or the platform"),
+    ActionType.MANAGE_PLATFORM: gettext_lazy(
+        "Change platform settings (users, keys, billing, integrations)"
+    ),
+    ActionType.UNKNOWN: gettext_lazy("Something else: tell me in your own words"),
+}
 
 
 def _option_label(action: ActionType, agent: Agent | None) -> str:
-    if action == ActionType.EXECUTE_TASK:
-        if agent is not None:
-            return f"Run {agent.name} now" + (
-                f" ({agent.description})" if agent.description else ""
-            )
-        return "Run one of your existing agents now (I'll ask which)"
+    if action == ActionType.EXECUTE_TASK and agent is not None:
+        if agent.description:
+            return _("Run %(name)s now (%(description)s)") % {
+                "name": agent.name,
+                "description": agent.description,
+            }
+        return _("Run %(name)s now") % {"name": agent.name}
     if action == ActionType.UPDATE_AGENT and agent is not None:
-        return f"Change {agent.name}"
-    if action == ActionType.UNKNOWN:
-        return "Something else: tell me in your own words"
+        return _("Change %(name)s") % {"name": agent.name}
+    if action in _LABELS:
+        return str(_LABELS[action])
     phrase = ACTION_PHRASES[action]
     return phrase[0].upper() + phrase[1:]
 
@@ -67,12 +83,14 @@ def clarify(turn: Turn, state: AssistantState) -> Outcome:
                 "label": _option_label(ActionType.UNKNOWN, None),
             }
         )
-        names = ", ".join(a.name for a in meant[:-1]) + f" or {meant[-1].name}"
-        content = (
-            f"Which one do you mean: {names}?\n"
-            + numbered([str(o["label"]) for o in options])
-            + "\nReply with a number, or tell me more."
-        )
+        content = _(
+            "Which one do you mean: %(names)s or %(last)s?\n%(options)s\n"
+            "Reply with a number, or tell me more."
+        ) % {
+            "names": ", ".join(a.name for a in meant[:-1]),
+            "last": meant[-1].name,
+            "options": numbered([str(o["label"]) for o in options]),
+        }
         return Outcome(
             Reply(content, meta={"options": options}, decision="clarify_which_agent"),
             state.replace(pending=PendingRequest(turn.message[:2000], dict(intent.entities))),
@@ -100,12 +118,18 @@ def clarify(turn: Turn, state: AssistantState) -> Outcome:
         }
         for n, action in enumerate(ranked, start=1)
     ]
-    question = intent.clarifying_question or "I'm not sure what you'd like me to do."
-    content = (
-        f"I want to get this right. {question}\n"
-        + numbered([str(o["label"]) for o in options])
-        + "\nReply with a number, or tell me more."
-    )
+    listed = numbered([str(o["label"]) for o in options])
+    if intent.clarifying_question:
+        # The question the reading asked ("Do you want me to run it or change it?").
+        content = _(
+            "I want to get this right. %(question)s\n%(options)s\n"
+            "Reply with a number, or tell me more."
+        ) % {"question": intent.clarifying_question, "options": listed}
+    else:
+        content = _(
+            "I want to get this right. I'm not sure what you'd like me to do.\n%(options)s\n"
+            "Reply with a number, or tell me more."
+        ) % {"options": listed}
     return Outcome(
         Reply(content, meta={"options": options}, decision="clarify"),
         state.replace(pending=PendingRequest(turn.message[:2000], dict(intent.entities))),

@@ -5,16 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from string import ascii_lowercase, digits
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from conversations.assistant.wizard_replies import Translated
 from intents.offline.lexicon import AGENT_ROLES, CHAT_TOOLS, NAME_OBJECTS, SKILL_ROLES, SOURCES
 
-LABELS = {
-    "source": "Source",
-    "trigger": "Watches",
-    "action": "Action",
-    "schedule": "Schedule",
-    "destination": "Sends to",
-    "details": "Details",
-}
+# The labels of the detail lines ("- Source: Jira"), read in the active language.
+LABELS = Translated(
+    {
+        "source": gettext_lazy("Source"),
+        "trigger": gettext_lazy("Watches"),
+        "action": gettext_lazy("Action"),
+        "schedule": gettext_lazy("Schedule"),
+        "destination": gettext_lazy("Sends to"),
+        "details": gettext_lazy("Details"),
+    }
+)
 TOOL_NAMES = {
     "google_sheets": "Google Sheets",
     "hubspot": "HubSpot",
@@ -32,7 +39,7 @@ def display(value: str) -> str:
     if value in TOOL_NAMES:
         return TOOL_NAMES[value]
     if value.startswith("slack:"):
-        return f"Slack {value.partition(':')[2]}"
+        return _("Slack %(channel)s") % {"channel": value.partition(":")[2]}
     parts = value.split("_")
     if value[:1].isalpha() and all(part and _KEY_CHARS.issuperset(part) for part in parts):
         return value.replace("_", " ").title()
@@ -40,7 +47,9 @@ def display(value: str) -> str:
 
 
 def numbered(lines: Sequence[str]) -> str:
-    return "\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=1))
+    return "\n".join(
+        _("%(n)d. %(line)s") % {"n": n, "line": line} for n, line in enumerate(lines, start=1)
+    )
 
 
 _CALLED = "Called \u201c"
@@ -63,12 +72,15 @@ def called(details: str, title: str) -> str:
     """An agent's details saying the name as the user wrote it ("Called “Late Load Digest”"),
     in place of a name written before."""
     rest = _split_called(details or "")[1].strip("; ")
-    return "; ".join(filter(None, [f"Called \u201c{title}\u201d" if title else "", rest]))
+    # Stored in the agent's details and read back by ``_split_called``: never translated.
+    return "; ".join(filter(None, [_CALLED + title + "\u201d" if title else "", rest]))
 
 
 def with_title(name: str, title: str | None) -> str:
     """A slug and the name as the user wrote it: "late-load-digest (“Late Load Digest”)"."""
-    return f"{name} (\u201c{title}\u201d)" if title and title != name else name
+    if title and title != name:
+        return _("%(name)s (\u201c%(title)s\u201d)") % {"name": name, "title": title}
+    return name
 
 
 def called_in(details: str) -> str | None:
@@ -100,7 +112,7 @@ def name_objects(text: str) -> list[str]:
 
 
 def _as_object(word: str) -> str | None:
-    forms = (word, f"{word}s", f"{word[:-1]}ies" if word.endswith("y") else "")
+    forms = (word, word + "s", word[:-1] + "ies" if word.endswith("y") else "")
     return next((form for form in forms if form in NAME_OBJECTS), None)
 
 
