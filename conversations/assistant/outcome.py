@@ -14,7 +14,7 @@ from conversations.assistant.effects import Effect
 from conversations.assistant.state import AssistantState
 from conversations.models import Tenant
 from intents.reading.reading import Reading
-from intents.types import HistoryTurn, IntentResult
+from intents.types import ActionType, HistoryTurn, IntentResult
 from intents.understanding import Understanding, understand
 
 
@@ -54,3 +54,6 @@ class Outcome:
     reply: Reply
     state: AssistantState
     effects: tuple[Effect, ...] = ()
+    # The action of the flow the message was an answer in (a wizard, a skill session): the
+    # turn's intent carries it, so an answer in a flow is never labelled "unknown".
+    action: ActionType | None = None

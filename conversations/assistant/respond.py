@@ -101,7 +101,19 @@ def assistant_respond(state: AssistantState, turn: Turn) -> Outcome:
         if "listed_agents" in shown
         else outcome.state.listed_agents,
     )
-    return Outcome(outcome.reply, remembered, outcome.effects)
+    return Outcome(outcome.reply, remembered, outcome.effects, _flow_action(outcome.reply))
+
+
+def _flow_action(reply: Reply) -> ActionType | None:
+    """The action of the flow a reply goes on with: setting up an agent, building a skill."""
+    decision = reply.decision
+    if decision.startswith("wizard_") and decision != "wizard_cancelled":
+        return ActionType.CREATE_AGENT
+    if decision == "agent_created":
+        return ActionType.CREATE_AGENT
+    if decision.startswith("skill_") and decision != "skill_cancelled":
+        return ActionType.CREATE_SKILL
+    return None
 
 
 def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:

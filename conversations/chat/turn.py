@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import functools
 import logging
 import uuid
@@ -58,7 +59,7 @@ from conversations.store.services import PendingMessage
 from conversations.tasks import turn_commit_schedule
 from intents.redaction import Redacted, notice, redact
 from intents.services import aintent_classify, mentions
-from intents.types import AgentRef, HistoryTurn, IntentResult
+from intents.types import CLARIFY_BELOW, ActionType, AgentRef, HistoryTurn, IntentResult
 
 logger = logging.getLogger("omniforge.chat")
 _T = TypeVar("_T")
@@ -254,8 +255,21 @@ class ChatTurn:
         if intent is None:  # stopped while it was being classified: nothing is decided
             outcome = Outcome(Reply("", decision="stopped_before_answer"), begun.state)
         else:
-            yield {"type": "intent", "intent": intent.to_dict()}
             outcome = await self._respond(intent, begun)
+            if outcome.action is not None and outcome.action != intent.action_type:
+                # An answer inside a flow (a wizard, a skill session) carries the flow's action.
+                intent = dataclasses.replace(
+                    intent,
+                    action_type=outcome.action,
+                    is_ambiguous=False,
+                    alternative_action=None,
+                    clarifying_question=None,
+                    confidence=max(intent.confidence, CLARIFY_BELOW),
+                    reasoning="An answer in the open "
+                    + ("skill session" if outcome.action == ActionType.CREATE_SKILL else "setup")
+                    + ".",
+                )
+            yield {"type": "intent", "intent": intent.to_dict()}
             if self.redacted.found:
                 # Said once, in the reply to the message that held it.
                 outcome.reply.content = f"{outcome.reply.content}\n\n{notice(self.redacted)}"
