@@ -14,14 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 # f-strings and .format() calls per policy file. Lower a figure when a file is converted; never
 # raise one. Target: 0 everywhere (gettext with %(name)s placeholders, ngettext for plurals).
 CEILINGS = {
-    "conversations/assistant/agents.py": 39,
+    "conversations/assistant/agents.py": 38,
     "conversations/assistant/clarify.py": 0,
     "conversations/assistant/deleting.py": 14,
     "conversations/assistant/effects.py": 0,
     "conversations/assistant/outcome.py": 0,
     "conversations/assistant/platform.py": 0,
     "conversations/assistant/respond.py": 2,
-    "conversations/assistant/skills.py": 5,
+    "conversations/assistant/skills.py": 0,
     "conversations/assistant/slots.py": 19,
     "conversations/assistant/state.py": 0,
     "conversations/assistant/text.py": 0,

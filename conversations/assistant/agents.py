@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -18,36 +17,13 @@ from conversations.assistant.text import LABELS, as_written, called, display, nu
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, Membership, new_id
 from intents.offline.entities import extract_entities
+from intents.reading.agent_words import asks, with_clock
 from intents.reading.reading import read
 from intents.reading.referent import InView, referent
 from intents.reading.topics import Topic
 from intents.types import ActionType
 
 MAX_LISTED = 20
-_WHEN_RE = re.compile(
-    r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|time ?zone|"
-    r"cada cu[aá]nto|a qu[eé] hora|cu[aá]ndo|zona horaria|[àa] quelle (?:heure|fr[ée]quence)|"
-    r"quand|fuseau|wie oft|wann|um wie viel uhr|zeitzone|que horas|quando|fuso)\b",
-    re.IGNORECASE,
-)
-# Who gets what it finds, or where it goes.
-_WHO_WHERE_RE = re.compile(
-    r"\b(?:who (?:gets|receives|will get|is getting|sees)|where (?:does|will|is|do)|"
-    r"which channel|qui[eé]n (?:recibe|ve)|d[oó]nde|a d[oó]nde|qui re[çc]oit|o[uù] (?:est|va|"
-    r"publie)|wer bekommt|wohin|wo (?:wird|postet)|quem recebe|onde|para onde)\b",
-    re.IGNORECASE,
-)
-# A question about an agent's settings: when, where it posts, what it reads.
-_ABOUT_SETTINGS_RE = re.compile(
-    rf"{_WHEN_RE.pattern}|{_WHO_WHERE_RE.pattern}|\bwhat does it\b", re.IGNORECASE
-)
-# "which of my agents are paused?", "¿cuáles están pausados?"
-_WHICH_PAUSED_RE = re.compile(
-    r"\b(?:which|what|any|are|list|show|cu[aá]les|quels?|quelles?|welche|quais)\b.{0,40}"
-    r"\b(?:paused|on hold|pausad[oa]s|en pause|pausiert)\b",
-    re.IGNORECASE,
-)
-# "it", and the pronouns other languages use for it ("setz ihn fort", "pausa lo", "mets-le").
 
 
 def resolve_agent(
@@ -116,15 +92,6 @@ def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str
     )
 
 
-_WANTS_LIST_RE = re.compile(r"\b(list|all|my agents)\b", re.IGNORECASE)
-# "how many agents do I have now?": the list, which counts them, not the agent talked about.
-_HOW_MANY_RE = re.compile(
-    r"\b(?:how many (?:of my )?agents|cu[aá]ntos agentes|combien d'agents|wie viele agenten|"
-    r"quantos agentes)\b",
-    re.IGNORECASE,
-)
-
-
 def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
     if Topic.WHAT_YOU_DO in read(text).topics:
         return Outcome(
@@ -143,10 +110,10 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             ),
             state,
         )
-    if _WHICH_PAUSED_RE.search(text) and not entities.get("agent"):
+    if "which_paused" in asks(text) and not entities.get("agent"):
         return _paused_list(turn, state)
-    wants_list = _WANTS_LIST_RE.search(text)
-    how_many = _HOW_MANY_RE.search(text)
+    wants_list = "list" in asks(text)
+    how_many = "how_many" in asks(text)
     agent = None if how_many else resolve_agent(turn, state, entities, text)
     if agent is not None and (entities.get("agent") or not wants_list):
         return _details(state, agent, text)
@@ -208,14 +175,14 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     last = agents.agent_last_run(agent=agent)
     lines = [shown_name(agent) + (f": {agent.description}" if agent.description else "")]
     schedule = str((agent.config or {}).get("schedule") or "")
-    if _WHEN_RE.search(text):
+    if "when" in asks(text):
         lines.insert(
             0,
             f"{agent.name} runs {schedule[0].lower() + schedule[1:]}."
             if schedule
             else f"{agent.name} has no schedule: it runs when you ask.",
         )
-    elif _WHO_WHERE_RE.search(text):
+    elif "who_where" in asks(text):
         destination = str((agent.config or {}).get("destination") or "")
         lines.insert(
             0,
@@ -248,6 +215,14 @@ _GENERIC_STEMS = frozenset(
 )  # fmt: skip
 
 
+def _stems(text: str, ascii_only: bool = False) -> set[str]:
+    """The first five letters of each word of four letters or more (lower-cased; with
+    ``ascii_only``, a word is a-z letters only, else letters, digits and "_")."""
+    kept = ("a" <= c <= "z" if ascii_only else c.isalnum() or c == "_" for c in text.lower())
+    spaced = "".join(c if keep else " " for c, keep in zip(text.lower(), kept, strict=True))
+    return {w[:5] for w in spaced.split() if len(w) >= 4}
+
+
 def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     """A question about the agent just talked about, or about one of the agents just listed
     ("which time zone is that in?", "which one of those handles the finance stuff?"),
@@ -255,17 +230,13 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     text = turn.message
     if not text.strip().endswith("?"):
         return None
-    if state.listed_agents and re.search(r"\b(?:which|what|cu[aá]l|quel|welche)\b", text, re.I):
+    if state.listed_agents and "which" in asks(text):
         listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
-        stems = {w[:5] for w in re.findall(r"\w{4,}", text.lower())} - _GENERIC_STEMS
-        hits = [
-            a
-            for a in listed
-            if stems & {w[:5] for w in re.findall(r"\w{4,}", f"{a.name} {a.description}".lower())}
-        ]
+        stems = _stems(text) - _GENERIC_STEMS
+        hits = [a for a in listed if stems & _stems(f"{a.name} {a.description}")]
         if len(hits) == 1:
             return _details(state, hits[0], text)
-    if state.last_agent and _ABOUT_SETTINGS_RE.search(text):
+    if state.last_agent and asks(text) & {"when", "who_where", "what_does_it"}:
         agent = agents.agent_find(tenant=turn.tenant, reference=state.last_agent)
         if agent is not None:
             return _details(state, agent, text)
@@ -296,12 +267,11 @@ def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text
 
 def _closest_agent(turn: Turn) -> Agent | None:
     """The agent whose name and description share the most word stems with the request."""
-    stems = {w[:5] for w in re.findall(r"[a-z]{4,}", turn.message.lower())}
+    stems = _stems(turn.message, ascii_only=True)
     stems -= {"agent", "about", "their"}
     best, best_score = None, 0
     for agent in agents.agents_for_matching(tenant=turn.tenant):
-        words = re.findall(r"[a-z]{4,}", f"{agent.name} {agent.description}".lower())
-        score = len(stems & {w[:5] for w in words})
+        score = len(stems & _stems(f"{agent.name} {agent.description}", ascii_only=True))
         if score > best_score:
             best, best_score = agent, score
     return best
@@ -345,40 +315,6 @@ def task_options(turn: Turn, state: AssistantState) -> Outcome:
     )
 
 
-_RESUME_RE = re.compile(
-    r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
-    r"switch (?:it |\S+ )?back on|start (?:it |\S+ )?again|reanud\w*|reactiv\w*|despaus\w*|"
-    r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? (?:\S+ ){0,3}fort|retom\w*|"
-    r"reativ\w*)\b",
-    re.IGNORECASE,
-)
-_PAUSE_RE = re.compile(
-    r"\b(?:pause|pausa|pausar|pausiere\w*|pausier\w*|en pause|suspend\w*|disable|deactivate|"
-    # "turn it off", not "turn off the email part" (a change of what it does).
-    r"desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|(?:turn|switch) (?:it|that|this) off|"
-    r"(?:turn|switch) off (?:it|that|this|[\w-]+-[\w-]+)\b|"
-    r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
-    re.IGNORECASE,
-)
-
-
-# "delete the jira monitor", "get rid of the first one", "borra el tercero", "lösche ihn"
-_DELETE_RE = re.compile(
-    r"\b(?:delete|remove|get rid of|bin|trash|scrap|borra\w*|elimina\w*|supprime\w*|"
-    r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*)\b",
-    re.IGNORECASE,
-)
-# "remove #random from the digest" takes something out of an agent; it deletes nothing.
-_OUT_OF_RE = re.compile(r"\b(?:from|out of|aus)\b", re.IGNORECASE)
-# "no need to confirm", "don't ask": the user waives the confirmation.
-_NO_CONFIRM_RE = re.compile(
-    r"\b(?:no need to (?:confirm|ask|check)|(?:don'?t|do not) (?:ask|confirm|check)|"
-    r"without (?:asking|confirm\w*)|no confirmation|just (?:do it|delete it)|sin confirmar|"
-    r"sans confirmer|ohne (?:nachfrage|best[äa]tigung)|sem confirmar)\b",
-    re.IGNORECASE,
-)
-
-
 def agent_named(turn: Turn, name: str) -> Agent | None:
     return agents.agent_find(tenant=turn.tenant, reference=name)
 
@@ -390,7 +326,8 @@ def may_delete(turn: Turn, agent: Agent) -> bool:
 
 
 def delete_wanted(text: str) -> bool:
-    return bool(_DELETE_RE.search(text)) and not _OUT_OF_RE.search(text)
+    said = asks(text)
+    return "delete" in said and "out_of" not in said
 
 
 def delete_or_confirm(
@@ -414,7 +351,7 @@ def delete_or_confirm(
             ),
             state.replace(last_agent=agent.name),
         )
-    if _NO_CONFIRM_RE.search(text):
+    if "no_confirm" in asks(text):
         return delete_confirmed(state, agent.id, agent.name)
     what = f" ({agent.description})" if agent.description else ""
     return Outcome(
@@ -446,9 +383,9 @@ def delete_confirmed(state: AssistantState, agent_id: str, name: str) -> Outcome
 
 def pause_wanted(text: str) -> bool | None:
     """True for "pause it", False for "resume it", None when the message asks neither."""
-    if _RESUME_RE.search(text):
+    if "resume" in asks(text):
         return False
-    if _PAUSE_RE.search(text):
+    if "pause" in asks(text):
         return True
     return None
 
@@ -493,9 +430,6 @@ def pause_or_resume(
     return _pause_or_resume(state.replace(last_agent=agent.name), agent, paused)
 
 
-_CLOCK_RE = re.compile(r"\b\d{1,2}:\d{2}\b")
-
-
 def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
     paused = pause_or_resume(turn, state, entities, text)
     if paused is not None:
@@ -511,13 +445,13 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         # In the zone the user names, else the one the agent runs in, else the tenant's.
         zone = zone_in(text) or zone_in(str(before.get("schedule", ""))) or tenant_zone(turn)
         changes["schedule"] = Schedule(found.get("schedule") or found["frequency"], zone).words()
-    elif found.get("time") and _CLOCK_RE.search(str(before.get("schedule", ""))):
+    elif found.get("time") and "clock" in asks(str(before.get("schedule", ""))):
         # "Verschieb den Standup-Agenten auf 10:15": the same days, at the new time.
-        changes["schedule"] = _CLOCK_RE.sub(found["time"], str(before["schedule"]), count=1)
+        changes["schedule"] = with_clock(str(before["schedule"]), found["time"])
     destination = destination_in(text, found.get("destination"))
     if destination:
         changes["destination"] = destination
-    if found.get("source") and re.search(r"\b(source|from|switch|instead of|use)\b", text, re.I):
+    if found.get("source") and "source" in asks(text):
         changes["source"] = found["source"]
     written = renamed_as_written(text, found["new_name"]) if found.get("new_name") else ""
     new_name = agents.agent_name(written) if written else None

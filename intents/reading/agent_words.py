@@ -1,0 +1,58 @@
+"""What a message asks about an agent that no act of the table says yet (when it runs, where
+it posts, which are paused, a list, a count, pause, resume, delete, no confirmation, another
+source), and the clock time of a stored schedule. The patterns wait here, in the reading
+layer, to become acts; the policy asks ``asks`` and reads no text itself."""
+
+from __future__ import annotations
+
+import re
+
+_PATTERNS = {
+    "when": r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|time ?zone|"
+    r"cada cu[aá]nto|a qu[eé] hora|cu[aá]ndo|zona horaria|[àa] quelle (?:heure|fr[ée]quence)|"
+    r"quand|fuseau|wie oft|wann|um wie viel uhr|zeitzone|que horas|quando|fuso)\b",
+    # Who gets what it finds, or where it goes.
+    "who_where": r"\b(?:who (?:gets|receives|will get|is getting|sees)|where (?:does|will|is|do)"
+    r"|which channel|qui[eé]n (?:recibe|ve)|d[oó]nde|a d[oó]nde|qui re[çc]oit|o[uù] (?:est|va|"
+    r"publie)|wer bekommt|wohin|wo (?:wird|postet)|quem recebe|onde|para onde)\b",
+    "what_does_it": r"\bwhat does it\b",
+    # "which of my agents are paused?", "¿cuáles están pausados?"
+    "which_paused": r"\b(?:which|what|any|are|list|show|cu[aá]les|quels?|quelles?|welche|quais)"
+    r"\b.{0,40}\b(?:paused|on hold|pausad[oa]s|en pause|pausiert)\b",
+    "which": r"\b(?:which|what|cu[aá]l|quel|welche)\b",
+    "list": r"\b(list|all|my agents)\b",
+    # "how many agents do I have now?": the list, which counts them.
+    "how_many": r"\b(?:how many (?:of my )?agents|cu[aá]ntos agentes|combien d'agents|"
+    r"wie viele agenten|quantos agentes)\b",
+    "resume": r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
+    r"switch (?:it |\S+ )?back on|start (?:it |\S+ )?again|reanud\w*|reactiv\w*|despaus\w*|"
+    r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? (?:\S+ ){0,3}fort|retom\w*|"
+    r"reativ\w*)\b",
+    # "turn it off", not "turn off the email part" (a change of what it does).
+    "pause": r"\b(?:pause|pausa|pausar|pausiere\w*|pausier\w*|en pause|suspend\w*|disable|"
+    r"deactivate|desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|(?:turn|switch) (?:it|that|this) off|"
+    r"(?:turn|switch) off (?:it|that|this|[\w-]+-[\w-]+)\b|"
+    r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
+    # "delete the jira monitor", "get rid of the first one", "borra el tercero", "lösche ihn"
+    "delete": r"\b(?:delete|remove|get rid of|bin|trash|scrap|borra\w*|elimina\w*|supprime\w*|"
+    r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*)\b",
+    # "remove #random from the digest" takes something out of an agent; it deletes nothing.
+    "out_of": r"\b(?:from|out of|aus)\b",
+    # "no need to confirm", "don't ask": the user waives the confirmation.
+    "no_confirm": r"\b(?:no need to (?:confirm|ask|check)|(?:don'?t|do not) (?:ask|confirm|"
+    r"check)|without (?:asking|confirm\w*)|no confirmation|just (?:do it|delete it)|"
+    r"sin confirmar|sans confirmer|ohne (?:nachfrage|best[äa]tigung)|sem confirmar)\b",
+    "source": r"\b(source|from|switch|instead of|use)\b",
+    "clock": r"\b\d{1,2}:\d{2}\b",
+}
+_READERS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in _PATTERNS.items()}
+
+
+def asks(text: str) -> frozenset[str]:
+    """The names of ``_PATTERNS`` the text shows ("when", "pause", "clock", …)."""
+    return frozenset(name for name, reader in _READERS.items() if reader.search(text))
+
+
+def with_clock(text: str, clock: str) -> str:
+    """``text`` with its first clock time ("09:30") replaced by ``clock``."""
+    return _READERS["clock"].sub(clock, text, count=1)
