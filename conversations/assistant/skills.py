@@ -8,15 +8,19 @@ the chat turn's degraded path stores it later, exactly once, like any effect.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
+
 from conversations.assistant.effects import CreateSkill, SaveSkillSession
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState
+from conversations.assistant.text import numbered
 from conversations.models import new_id
 from intents.reading.acts import Act
 from intents.reading.reading import read
 from intents.reading.topics import Topic
 from skill_sessions import services
-from skill_sessions.flow import QUESTIONS, Step, skill_start, skill_step, summary_lines
+from skill_sessions.context import SkillContext
+from skill_sessions.flow import QUESTIONS, Step, question, skill_start, skill_step, summary_lines
 from skill_sessions.generate import generate_definition
 from skill_sessions.models import SkillCreationSession
 
@@ -58,7 +62,7 @@ def _outcome(
         Reply(
             step.reply,
             meta={"skill_session": session_id, "skill_state": step.context.state},
-            decision=f"skill_{step.context.state}",
+            decision="skill_" + step.context.state,
         ),
         state.replace(skill_session=session_id if still_open else None),
         tuple(effects),
@@ -104,17 +108,22 @@ def skill_session_resume(turn: Turn, state: AssistantState) -> Outcome | None:
     )
 
 
+def _open_question(context: SkillContext) -> str | None:
+    """The question the builder left open, in the reply's language, if any."""
+    if context.state == "confirming":
+        return _("Shall I create it?")
+    return question(context.asking) if context.asking in QUESTIONS else None
+
+
 def skill_recap(loaded: services.LoadedSession) -> str:
     context = loaded.context
     lines = "\n".join(summary_lines(context))
-    question = QUESTIONS.get(context.asking) if context.asking else None
-    if context.state == "confirming":
-        question = "Shall I create it?"
-    parts = ["We were building a skill."]
+    asked = _open_question(context)
+    parts = [_("We were building a skill.")]
     if lines:
-        parts.append(f"So far:\n{lines}")
-    if question:
-        parts.append(question)
+        parts.append(_("So far:\n%(details)s") % {"details": lines})
+    if asked:
+        parts.append(asked)
     return "\n\n".join(parts)
 
 
@@ -123,11 +132,9 @@ def skill_summary(loaded: services.LoadedSession) -> dict[str, object]:
     context = loaded.context
     return {
         "session_id": loaded.row.session_id,
-        "title": "Building a skill",
+        "title": _("Building a skill"),
         "gathered": [line.removeprefix("- ") for line in summary_lines(context)],
-        "question": QUESTIONS.get(context.asking)
-        if context.asking
-        else ("Shall I create it?" if context.state == "confirming" else None),
+        "question": _open_question(context),
     }
 
 
@@ -135,11 +142,15 @@ def skills_reply(turn: Turn) -> Reply:
     skills = list(services.skills_list(tenant=turn.tenant)[:50])
     if not skills:
         return Reply(
-            'You have no skills yet. Say "create a skill that …" and I\'ll build one with you.',
+            _('You have no skills yet. Say "create a skill that …" and I\'ll build one with you.'),
             decision="list_skills_empty",
         )
-    lines = "\n".join(
-        f"{n}. {s.name}" + (f" - {s.description}" if s.description else "")
-        for n, s in enumerate(skills, start=1)
+    lines = numbered(
+        [
+            _("%(name)s - %(description)s") % {"name": s.name, "description": s.description}
+            if s.description
+            else s.name
+            for s in skills
+        ]
     )
-    return Reply(f"Here are your skills:\n{lines}", decision="list_skills")
+    return Reply(_("Here are your skills:\n%(skills)s") % {"skills": lines}, decision="list_skills")
