@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from conversations.agents import selectors as agent_selectors
 from conversations.assistant import agents
@@ -75,6 +76,11 @@ _SWITCH_AWAY = frozenset(
         ActionType.MANAGE_PLATFORM,
         ActionType.CREATE_SKILL,
     }
+)
+_WIZARD_CANCELLED = gettext_lazy("Okay, I've cancelled setting up that agent. Nothing was created.")
+_NOTHING_OPEN = gettext_lazy(
+    "There's nothing half-finished here. You can ask me to create an agent, run or change one of "
+    "your agents, or show what you have."
 )
 
 
@@ -159,7 +165,7 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     if wizard and follow.cancel:
         return Outcome(
             Reply(
-                "Okay, I've cancelled setting up that agent. Nothing was created.",
+                str(_WIZARD_CANCELLED),
                 decision="wizard_cancelled",
             ),
             state.replace(wizard=None),
@@ -185,8 +191,7 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
             return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
         return Outcome(
             Reply(
-                "There's nothing half-finished here. You can ask me to create an agent, run or "
-                "change one of your agents, or show what you have.",
+                str(_NOTHING_OPEN),
                 decision="recap_nothing_open",
             ),
             state,
@@ -325,7 +330,9 @@ def _answer_to_proposal(
     if follow.no or follow.cancel:
         declined = state.replace(wizard=None, declined=wizard)
         return Outcome(
-            Reply("Okay, I won't set that up. Nothing was created.", decision="proposal_declined"),
+            Reply(
+                _("Okay, I won't set that up. Nothing was created."), decision="proposal_declined"
+            ),
             declined,
         )
     return None
@@ -462,11 +469,16 @@ def _keep_wizard_open(outcome: Outcome, state: AssistantState, turn: Turn) -> Ou
     wizard = state.wizard
     assert wizard is not None
     known = describe(wizard.gathered)
-    note = (
-        f"\n\n(We're still setting up an agent that {known}. "
-        if known
-        else "\n\n(We're still setting up your new agent. "
-    ) + 'Answer my last question when you\'re ready, say "where were we?", or "cancel" to drop it.)'
+    if known:
+        note = _(
+            "\n\n(We're still setting up an agent that %(what)s. Answer my last question when "
+            'you\'re ready, say "where were we?", or "cancel" to drop it.)'
+        ) % {"what": known}
+    else:
+        note = _(
+            "\n\n(We're still setting up your new agent. Answer my last question when you're "
+            'ready, say "where were we?", or "cancel" to drop it.)'
+        )
     reply = outcome.reply
     reply.content += note
     return Outcome(reply, outcome.state.replace(wizard=wizard), outcome.effects)
@@ -484,7 +496,7 @@ def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome
         entities["agent"] = option.agent
     text = pending.message if pending else turn.message
     outcome = _act(turn, state, action, entities, text)
-    outcome.reply.decision = f"picked_option_{option.n}:{outcome.reply.decision}"
+    outcome.reply.decision = "picked_option_" + str(option.n) + ":" + outcome.reply.decision
     return outcome
 
 
@@ -523,7 +535,9 @@ def _act(
     if action == ActionType.CREATE_SKILL:
         return skill_session_start(turn, state, text)
     return Outcome(
-        Reply("Sure: tell me in your own words what you'd like to do.", decision="something_else"),
+        Reply(
+            _("Sure: tell me in your own words what you'd like to do."), decision="something_else"
+        ),
         state,
     )
 
