@@ -55,7 +55,10 @@ def requested(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | N
     theirs = [a for a in chosen if may_delete(turn, a)]
     if len(theirs) < len(chosen):
         return _only_theirs(state, theirs, len(chosen) - len(theirs))
-    return confirm(state, chosen, f"these {len(chosen)} agents")
+    question = ngettext(
+        "Delete these %(count)d agents?", "Delete these %(count)d agents?", len(chosen)
+    ) % {"count": len(chosen)}
+    return confirm(state, chosen, question)
 
 
 def _only_theirs(state: AssistantState, theirs: Sequence[Agent], others: int) -> Outcome:
@@ -71,7 +74,9 @@ def _only_theirs(state: AssistantState, theirs: Sequence[Agent], others: int) ->
     if not theirs:
         return _said(_("%(note)s Nothing was deleted.") % {"note": note}, state)
     outcome = confirm(
-        state, theirs, _("the agents you made") if len(theirs) > 1 else _("the agent you made")
+        state,
+        theirs,
+        _("Delete the agents you made?") if len(theirs) > 1 else _("Delete the agent you made?"),
     )
     outcome.reply.content = note + "\n\n" + outcome.reply.content
     return outcome
@@ -81,29 +86,49 @@ def _all_but(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     """All the tenant's agents, but those the message keeps ("except notion-reporter")."""
     everyone = agents.agents_first(tenant=turn.tenant, limit=AT_ONCE)
     if not everyone:
-        return _said("You don't have any agents, so there's nothing to delete.", state)
+        return _said(_("You don't have any agents, so there's nothing to delete."), state)
     theirs = [a for a in everyone if may_delete(turn, a)]
     if len(theirs) < len(everyone):
         return _only_theirs(state, theirs, len(everyone) - len(theirs))
     total = agents.agents_count(tenant=turn.tenant) if len(everyone) == AT_ONCE else len(everyone)
     kept = named_in(follow, everyone) if not (_EXCEPT | _BUT).isdisjoint(follow.words) else []
     if not kept and _EXCEPT.isdisjoint(follow.words):
-        if len(everyone) == total:
-            what = "both of your agents" if total == 2 else f"all {total} of your agents"
-        else:
-            what = f"{len(everyone)} of your {total} agents (the first {len(everyone)} by name)"
-        return confirm(state, everyone, "your only agent" if total == 1 else what)
+        return confirm(state, everyone, _every_one(len(everyone), total))
     if not kept:
         return _said(
-            "Which of your agents should I keep? Name them, for example \u201cdelete all my "
-            f"agents except {everyone[0].name}\u201d. Nothing was deleted.",
+            _(
+                "Which of your agents should I keep? Name them, for example \u201cdelete all my "
+                "agents except %(name)s\u201d. Nothing was deleted."
+            )
+            % {"name": everyone[0].name},
             state,
         )
     chosen = [a for a in everyone if a not in kept]
     if not chosen:
-        return _said("That keeps every one of your agents, so there's nothing to delete.", state)
-    but = ", ".join(a.name for a in kept)
-    return confirm(state, chosen, f"{len(chosen)} of your {total} agents (all but {but})")
+        return _said(_("That keeps every one of your agents, so there's nothing to delete."), state)
+    question = ngettext(
+        "Delete %(count)d of your %(total)d agents (all but %(kept)s)?",
+        "Delete %(count)d of your %(total)d agents (all but %(kept)s)?",
+        total,
+    ) % {"count": len(chosen), "total": total, "kept": ", ".join(a.name for a in kept)}
+    return confirm(state, chosen, question)
+
+
+def _every_one(listed: int, total: int) -> str:
+    """The question for all the agents, or the first ``listed`` of them by name."""
+    if total == 1:
+        return _("Delete your only agent?")
+    if listed < total:
+        return ngettext(
+            "Delete %(count)d of your %(total)d agents (the first %(count)d by name)?",
+            "Delete %(count)d of your %(total)d agents (the first %(count)d by name)?",
+            total,
+        ) % {"count": listed, "total": total}
+    if total == 2:
+        return _("Delete both of your agents?")
+    return ngettext(
+        "Delete all %(count)d of your agents?", "Delete all %(count)d of your agents?", total
+    ) % {"count": total}
 
 
 def _said(content: str, state: AssistantState) -> Outcome:
@@ -133,20 +158,37 @@ def named_in(reading: Reading, candidates: Sequence[Agent]) -> list[Agent]:
     return [a for a in candidates if any(on_its_own(a.name, span) for span in spans[a.name])]
 
 
-def confirm(state: AssistantState, chosen: Sequence[Agent], what: str) -> Outcome:
-    """The agents ``chosen``, named, and the question; nothing deleted yet."""
+def _listed(lines: Sequence[str], count: int) -> list[str]:
+    """The first agents' lines, numbered, and how many more there are."""
+    listed = [numbered(lines[:NAMED_AT_MOST])]
+    if count > NAMED_AT_MOST:
+        more = count - NAMED_AT_MOST
+        listed.append(
+            ngettext("...and %(count)d more.", "...and %(count)d more.", more) % {"count": more}
+        )
+    return listed
+
+
+def confirm(state: AssistantState, chosen: Sequence[Agent], question: str) -> Outcome:
+    """The agents ``chosen``, named, after ``question`` ("Delete both of your agents?");
+    nothing deleted yet."""
     count = len(chosen)
     lines = [
-        as_written(a.name, a.config) + (f" - {a.description}" if a.description else "")
+        _("%(name)s - %(description)s")
+        % {"name": as_written(a.name, a.config), "description": a.description}
+        if a.description
+        else as_written(a.name, a.config)
         for a in chosen[:NAMED_AT_MOST]
     ]
-    more = f"\n...and {count - NAMED_AT_MOST} more." if count > NAMED_AT_MOST else ""
-    they, them = ("it stops", "it") if count == 1 else ("they stop", "them")
-    content = (
-        f"Delete {what}? This would delete:\n{numbered(lines)}{more}\n"
-        f"Once deleted, {they} for good and can't be brought back; past runs stay in the "
-        f'history. Say "yes" to delete {them}, or "no" to keep {them}.'
+    warning = ngettext(
+        "Once deleted, it stops for good and can't be brought back; past runs stay in the "
+        'history. Say "yes" to delete it, or "no" to keep it.',
+        "Once deleted, they stop for good and can't be brought back; past runs stay in the "
+        'history. Say "yes" to delete them, or "no" to keep them.',
+        count,
     )
+    head = _("%(question)s This would delete:") % {"question": question}
+    content = "\n".join([head, *_listed(lines, count), warning])
     names = [a.name for a in chosen]
     return Outcome(
         Reply(
@@ -168,14 +210,17 @@ def answer(turn: Turn, state: AssistantState, follow: Reading, route: Route) -> 
     state = state.replace(deleting_several=())
     if _explicit_yes(follow, [name for _, name in several]):
         return _deleted(turn, state, several)
-    kept = "Okay, I haven't deleted anything: " + (
-        f"{several[0][1]} stays as it is." if len(several) == 1 else "your agents stay as they are."
-    )
+    if len(several) == 1:
+        kept = _("Okay, I haven't deleted anything: %(name)s stays as it is.") % {
+            "name": several[0][1]
+        }
+    else:
+        kept = _("Okay, I haven't deleted anything: your agents stay as they are.")
     if follow.no or follow.cancel or not follow.gives_details:
         return Outcome(Reply(kept, decision="agents_delete_declined"), state)
     outcome = route(turn, state, follow)
     if not outcome.state.deleting_several:  # asked again: the new question says it all
-        outcome.reply.content = f"({kept})\n\n{outcome.reply.content}"
+        outcome.reply.content = "(" + kept + ")\n\n" + outcome.reply.content
     return outcome
 
 
@@ -197,15 +242,28 @@ def _deleted(turn: Turn, state: AssistantState, several: Sequence[tuple[str, str
     gone = [a for a in found if a.id in ids]
     names = [a.name for a in gone]
     if not gone:
-        return _said("Those agents were already gone: nothing was deleted.", state)
-    more = f"\n...and {len(names) - NAMED_AT_MOST} more." if len(names) > NAMED_AT_MOST else ""
-    missing = len(several) - len(gone)
-    left = f"\n{missing} of them had been renamed or deleted meanwhile: I left those alone."
-    noun, their = ("1 agent", "Its") if len(gone) == 1 else (f"{len(gone)} agents", "Their")
+        return _said(_("Those agents were already gone: nothing was deleted."), state)
+    count, missing = len(gone), len(several) - len(gone)
+    deleted = ngettext("Deleted %(count)d agent:", "Deleted %(count)d agents:", count)
+    lines = [deleted % {"count": count}]
+    lines += _listed(names, count)
+    if missing:
+        lines.append(
+            ngettext(
+                "%(count)d of them had been renamed or deleted meanwhile: I left those alone.",
+                "%(count)d of them had been renamed or deleted meanwhile: I left those alone.",
+                missing,
+            )
+            % {"count": missing}
+        )
+    lines.append(
+        ngettext(
+            "Its past runs stay in the history.", "Their past runs stay in the history.", count
+        )
+    )
     return Outcome(
         Reply(
-            f"Deleted {noun}:\n{numbered(names[:NAMED_AT_MOST])}{more}"
-            f"{left * (missing > 0)}\n{their} past runs stay in the history.",
+            "\n".join(lines),
             meta={
                 "agents_referenced": names[:NAMED_AT_MOST],
                 "deleted_agents": names,
