@@ -17,6 +17,7 @@ from conversations.assistant.text import LABELS, as_written, called, display, nu
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, Membership, new_id
 from intents.offline.entities import extract_entities
+from intents.reading.acts import Act
 from intents.reading.agent_words import asks, with_clock
 from intents.reading.reading import read
 from intents.reading.referent import InView, referent
@@ -113,7 +114,7 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     if "which_paused" in asks(text) and not entities.get("agent"):
         return _paused_list(turn, state)
     wants_list = "list" in asks(text)
-    how_many = "how_many" in asks(text)
+    how_many = read(text).shows(Act.ASKS_HOW_MANY_AGENTS)
     agent = None if how_many else resolve_agent(turn, state, entities, text)
     if agent is not None and (entities.get("agent") or not wants_list):
         return _details(state, agent, text)
@@ -351,7 +352,7 @@ def delete_or_confirm(
             ),
             state.replace(last_agent=agent.name),
         )
-    if "no_confirm" in asks(text):
+    if read(text).shows(Act.WAIVES_CONFIRMATION):
         return delete_confirmed(state, agent.id, agent.name)
     what = f" ({agent.description})" if agent.description else ""
     return Outcome(

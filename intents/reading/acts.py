@@ -47,6 +47,8 @@ class Act(StrEnum):
     DELETES_ALL = "deletes_all"
     PICKS_UP = "picks_up"
     ASKS_FOR_SKILLS = "asks_for_skills"
+    ASKS_HOW_MANY_AGENTS = "asks_how_many_agents"
+    WAIVES_CONFIRMATION = "waives_confirmation"
 
 
 @dataclass(frozen=True)
@@ -554,6 +556,39 @@ TABLE: tuple[Entry, ...] = (
             "I can't remember what skills we've already built.",
             "show my skills",
             "Welche Skills stehen meinen Agenten zur Verfügung?",
+        ),
+    ),
+    entry(
+        Act.ASKS_HOW_MANY_AGENTS,
+        "Asking how many agents there are gets the list with its count, not one agent's details.",
+        """
+        =how =many of? my? =agents
+        =cuantos|combien|quantos d? =agentes|agents
+        =wie =viele =agenten
+        """,
+        examples=(
+            "how many agents do I have now?",
+            "¿cuántos agentes tengo ahora?",
+            "Wie viele Agenten habe ich eigentlich?",
+        ),
+    ),
+    entry(
+        Act.WAIVES_CONFIRMATION,
+        "Saying there is no need to confirm deletes at once, without the yes-or-no question.",
+        """
+        =no =need to confirm|ask|check
+        =dont|don ask|confirm|check
+        =do =not ask|confirm|check
+        without asking|confirm*
+        =no confirmation
+        just do|delete it
+        sin|sans|sem confirmar|confirmer
+        ohne nachfrage|bestatigung
+        """,
+        examples=(
+            "delete the last one, no need to confirm",
+            "just delete it then",
+            "List, delete the last by ordinal without confirmation, rename the first, count",
         ),
     ),
 )

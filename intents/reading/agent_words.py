@@ -1,7 +1,7 @@
 """What a message asks about an agent that no act of the table says yet (when it runs, where
-it posts, which are paused, a list, a count, pause, resume, delete, no confirmation, another
-source), and the clock time of a stored schedule. The patterns wait here, in the reading
-layer, to become acts; the policy asks ``asks`` and reads no text itself."""
+it posts, which are paused, a list, pause, resume, delete, another source), and the clock time
+of a stored schedule. The patterns wait here, in the reading layer, to become acts; the
+policy asks ``asks`` and reads no text itself."""
 
 from __future__ import annotations
 
@@ -21,9 +21,6 @@ _PATTERNS = {
     r"\b.{0,40}\b(?:paused|on hold|pausad[oa]s|en pause|pausiert)\b",
     "which": r"\b(?:which|what|cu[aá]l|quel|welche)\b",
     "list": r"\b(list|all|my agents)\b",
-    # "how many agents do I have now?": the list, which counts them.
-    "how_many": r"\b(?:how many (?:of my )?agents|cu[aá]ntos agentes|combien d'agents|"
-    r"wie viele agenten|quantos agentes)\b",
     "resume": r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
     r"switch (?:it |\S+ )?back on|start (?:it |\S+ )?again|reanud\w*|reactiv\w*|despaus\w*|"
     r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? (?:\S+ ){0,3}fort|retom\w*|"
@@ -38,10 +35,6 @@ _PATTERNS = {
     r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*)\b",
     # "remove #random from the digest" takes something out of an agent; it deletes nothing.
     "out_of": r"\b(?:from|out of|aus)\b",
-    # "no need to confirm", "don't ask": the user waives the confirmation.
-    "no_confirm": r"\b(?:no need to (?:confirm|ask|check)|(?:don'?t|do not) (?:ask|confirm|"
-    r"check)|without (?:asking|confirm\w*)|no confirmation|just (?:do it|delete it)|"
-    r"sin confirmar|sans confirmer|ohne (?:nachfrage|best[äa]tigung)|sem confirmar)\b",
     "source": r"\b(source|from|switch|instead of|use)\b",
     "clock": r"\b\d{1,2}:\d{2}\b",
 }

@@ -129,3 +129,30 @@ def test_picking_up_what_was_left_half_built(text: str, shown: bool) -> None:
 )
 def test_asking_for_the_skills(text: str, shown: bool) -> None:
     assert (Act.ASKS_FOR_SKILLS in read(text).acts) is shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("how many of my agents are paused?", True),
+        ("combien d'agents ai-je ?", True),
+        ("How many agent runs did we have last month?", False),  # runs, not agents
+        ("how many of the agents ran today?", False),
+    ],
+)
+def test_asking_how_many_agents(text: str, shown: bool) -> None:
+    assert (Act.ASKS_HOW_MANY_AGENTS in read(text).acts) is shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("delete it, don't ask", True),
+        ("do not check with me, just remove it", True),
+        ("lösche ihn ohne Bestätigung", True),
+        ("please confirm before you delete it", False),
+        ("do confirm first", False),
+    ],
+)
+def test_waiving_the_confirmation(text: str, shown: bool) -> None:
+    assert (Act.WAIVES_CONFIRMATION in read(text).acts) is shown
