@@ -111,7 +111,7 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             ),
             state,
         )
-    if "which_paused" in asks(text) and not entities.get("agent"):
+    if read(text).shows(Act.ASKS_WHICH_PAUSED) and not entities.get("agent"):
         return _paused_list(turn, state)
     wants_list = "list" in asks(text)
     how_many = read(text).shows(Act.ASKS_HOW_MANY_AGENTS)
@@ -327,8 +327,7 @@ def may_delete(turn: Turn, agent: Agent) -> bool:
 
 
 def delete_wanted(text: str) -> bool:
-    said = asks(text)
-    return "delete" in said and "out_of" not in said
+    return read(text).shows(Act.ASKS_TO_DELETE)
 
 
 def delete_or_confirm(

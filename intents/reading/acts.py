@@ -49,6 +49,8 @@ class Act(StrEnum):
     ASKS_FOR_SKILLS = "asks_for_skills"
     ASKS_HOW_MANY_AGENTS = "asks_how_many_agents"
     WAIVES_CONFIRMATION = "waives_confirmation"
+    ASKS_TO_DELETE = "asks_to_delete"
+    ASKS_WHICH_PAUSED = "asks_which_paused"
 
 
 @dataclass(frozen=True)
@@ -589,6 +591,41 @@ TABLE: tuple[Entry, ...] = (
             "delete the last one, no need to confirm",
             "just delete it then",
             "List, delete the last by ordinal without confirmation, rename the first, count",
+        ),
+    ),
+    entry(
+        Act.ASKS_TO_DELETE,
+        "Deleting an agent gets the yes-or-no question; taking a part out of one deletes nothing.",
+        """
+        =delete|remove|bin|trash|scrap
+        =get =rid =of
+        borra*|elimina*|supprime*|losch*|entfern*|apaga*|exclui*|exclua*
+        """,
+        unless="""
+        =from|aus
+        =out =of
+        """,
+        examples=(
+            "Get rid of the jira monitor.",
+            "apaga o terceiro",
+            "Bitte lösch den financial-analyzer, den brauchen wir nicht mehr.",
+        ),
+    ),
+    entry(
+        Act.ASKS_WHICH_PAUSED,
+        "Asking which agents are paused gets the paused ones, not one agent's details.",
+        """
+        =which|what|any|are|list|show|cuales|quel|quels|quelle|quelles|welche|quais … =paused
+        =which|what|any|are|list|show|cuales|quel|quels|quelle|quelles|welche|quais … =pausiert
+        =which|what|any|are|list|show|cuales|quel|quels|quelle|quelles|welche|quais … =pausados
+        =which|what|any|are|list|show|cuales|quel|quels|quelle|quelles|welche|quais … =pausadas
+        =which|what|any|are|list|show|cuales|quel|quels|quelle|quelles|welche|quais … =on =hold
+        =which|what|any|are|list|show|cuales|quel|quels|quelle|quelles|welche|quais … =en =pause
+        """,
+        examples=(
+            "which of my agents are paused right now?",
+            "Quais agentes estão pausados no momento?",
+            "list paused agents",
         ),
     ),
 )

@@ -1,7 +1,7 @@
 """What a message asks about an agent that no act of the table says yet (when it runs, where
-it posts, which are paused, a list, pause, resume, delete, another source), and the clock time
-of a stored schedule. The patterns wait here, in the reading layer, to become acts; the
-policy asks ``asks`` and reads no text itself."""
+it posts, a list, pause, resume, another source), and the clock time of a stored schedule.
+The patterns wait here, in the reading layer, to become acts; the policy asks ``asks`` and
+reads no text itself."""
 
 from __future__ import annotations
 
@@ -16,9 +16,6 @@ _PATTERNS = {
     r"|which channel|qui[eé]n (?:recibe|ve)|d[oó]nde|a d[oó]nde|qui re[çc]oit|o[uù] (?:est|va|"
     r"publie)|wer bekommt|wohin|wo (?:wird|postet)|quem recebe|onde|para onde)\b",
     "what_does_it": r"\bwhat does it\b",
-    # "which of my agents are paused?", "¿cuáles están pausados?"
-    "which_paused": r"\b(?:which|what|any|are|list|show|cu[aá]les|quels?|quelles?|welche|quais)"
-    r"\b.{0,40}\b(?:paused|on hold|pausad[oa]s|en pause|pausiert)\b",
     "which": r"\b(?:which|what|cu[aá]l|quel|welche)\b",
     "list": r"\b(list|all|my agents)\b",
     "resume": r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
@@ -30,11 +27,6 @@ _PATTERNS = {
     r"deactivate|desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|(?:turn|switch) (?:it|that|this) off|"
     r"(?:turn|switch) off (?:it|that|this|[\w-]+-[\w-]+)\b|"
     r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
-    # "delete the jira monitor", "get rid of the first one", "borra el tercero", "lösche ihn"
-    "delete": r"\b(?:delete|remove|get rid of|bin|trash|scrap|borra\w*|elimina\w*|supprime\w*|"
-    r"l[öo]sch\w*|entfern\w*|apaga\w*|exclu[ia]\w*)\b",
-    # "remove #random from the digest" takes something out of an agent; it deletes nothing.
-    "out_of": r"\b(?:from|out of|aus)\b",
     "source": r"\b(source|from|switch|instead of|use)\b",
     "clock": r"\b\d{1,2}:\d{2}\b",
 }

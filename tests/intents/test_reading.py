@@ -156,3 +156,29 @@ def test_asking_how_many_agents(text: str, shown: bool) -> None:
 )
 def test_waiving_the_confirmation(text: str, shown: bool) -> None:
     assert (Act.WAIVES_CONFIRMATION in read(text).acts) is shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("delete standup-bot", True),
+        ("lösche ihn", True),
+        ("Remove the Slack integration from the notion-reporter.", False),  # a part of it
+        ("Bitte entferne Jonas aus dem Workspace", False),
+    ],
+)
+def test_asking_to_delete(text: str, shown: bool) -> None:
+    assert (Act.ASKS_TO_DELETE in read(text).acts) is shown
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("Are any of my agents currently paused?", True),
+        ("welche sind pausiert?", True),
+        ("which ones are on hold", True),
+        ("pause the jira monitor", False),
+    ],
+)
+def test_asking_which_are_paused(text: str, shown: bool) -> None:
+    assert (Act.ASKS_WHICH_PAUSED in read(text).acts) is shown
