@@ -176,14 +176,14 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     last = agents.agent_last_run(agent=agent)
     lines = [shown_name(agent) + (f": {agent.description}" if agent.description else "")]
     schedule = str((agent.config or {}).get("schedule") or "")
-    if "when" in asks(text):
+    if read(text).shows(Act.ASKS_WHEN_IT_RUNS):
         lines.insert(
             0,
             f"{agent.name} runs {schedule[0].lower() + schedule[1:]}."
             if schedule
             else f"{agent.name} has no schedule: it runs when you ask.",
         )
-    elif "who_where" in asks(text):
+    elif read(text).shows(Act.ASKS_WHERE_IT_SENDS):
         destination = str((agent.config or {}).get("destination") or "")
         lines.insert(
             0,
@@ -237,7 +237,10 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
         hits = [a for a in listed if stems & _stems(f"{a.name} {a.description}")]
         if len(hits) == 1:
             return _details(state, hits[0], text)
-    if state.last_agent and asks(text) & {"when", "who_where", "what_does_it"}:
+    if state.last_agent and (
+        read(text).shows(Act.ASKS_WHEN_IT_RUNS, Act.ASKS_WHERE_IT_SENDS)
+        or "what_does_it" in asks(text)
+    ):
         agent = agents.agent_find(tenant=turn.tenant, reference=state.last_agent)
         if agent is not None:
             return _details(state, agent, text)

@@ -51,6 +51,8 @@ class Act(StrEnum):
     WAIVES_CONFIRMATION = "waives_confirmation"
     ASKS_TO_DELETE = "asks_to_delete"
     ASKS_WHICH_PAUSED = "asks_which_paused"
+    ASKS_WHEN_IT_RUNS = "asks_when_it_runs"
+    ASKS_WHERE_IT_SENDS = "asks_where_it_sends"
 
 
 @dataclass(frozen=True)
@@ -626,6 +628,53 @@ TABLE: tuple[Entry, ...] = (
             "which of my agents are paused right now?",
             "Quais agentes estão pausados no momento?",
             "list paused agents",
+        ),
+    ),
+    entry(
+        Act.ASKS_WHEN_IT_RUNS,
+        "Asked when or how often an agent runs, its details open with its schedule.",
+        """
+        =how =often
+        =when =does|will|is
+        =what =time
+        =which =day
+        =schedule|timezone|cuando|quand|wann|quando|fuseau|fuso|zeitzone
+        =time =zone
+        =cada =cuanto
+        =a =que =hora
+        =zona =horaria
+        =a =quelle =heure|frequence
+        =wie =oft
+        =um =wie =viel =uhr
+        =que =horas
+        """,
+        examples=(
+            "how often does it run?",
+            "wann läuft der jetzt genau?",
+            "a qué hora se ejecuta?",
+        ),
+    ),
+    entry(
+        Act.ASKS_WHERE_IT_SENDS,
+        "Asked who gets what an agent finds or where it posts, its details open with that.",
+        """
+        =who =gets|receives|sees
+        =who =will =get
+        =who =is =getting
+        =where =does|will|is|do
+        =which =channel
+        =quien =recibe|ve
+        =donde|wohin|onde
+        =qui =recoit
+        =ou =est|va|publie
+        =wer =bekommt
+        =wo =wird|postet
+        =quem =recebe
+        """,
+        examples=(
+            "and where does it post?",
+            "Wer bekommt den Bericht eigentlich?",
+            "Onde o notion-reporter publica o resumo?",
         ),
     ),
 )

@@ -1,5 +1,5 @@
-"""What a message asks about an agent that no act of the table says yet (when it runs, where
-it posts, a list, pause, resume, another source), and the clock time of a stored schedule.
+"""What a message asks about an agent that no act of the table says yet (what it does, a list,
+pause, resume, another source), and the clock time of a stored schedule.
 The patterns wait here, in the reading layer, to become acts; the policy asks ``asks`` and
 reads no text itself."""
 
@@ -8,13 +8,6 @@ from __future__ import annotations
 import re
 
 _PATTERNS = {
-    "when": r"\b(?:how often|when (?:does|will|is)|what time|which day|schedule|time ?zone|"
-    r"cada cu[aá]nto|a qu[eé] hora|cu[aá]ndo|zona horaria|[àa] quelle (?:heure|fr[ée]quence)|"
-    r"quand|fuseau|wie oft|wann|um wie viel uhr|zeitzone|que horas|quando|fuso)\b",
-    # Who gets what it finds, or where it goes.
-    "who_where": r"\b(?:who (?:gets|receives|will get|is getting|sees)|where (?:does|will|is|do)"
-    r"|which channel|qui[eé]n (?:recibe|ve)|d[oó]nde|a d[oó]nde|qui re[çc]oit|o[uù] (?:est|va|"
-    r"publie)|wer bekommt|wohin|wo (?:wird|postet)|quem recebe|onde|para onde)\b",
     "what_does_it": r"\bwhat does it\b",
     "which": r"\b(?:which|what|cu[aá]l|quel|welche)\b",
     "list": r"\b(list|all|my agents)\b",

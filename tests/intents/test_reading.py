@@ -182,3 +182,19 @@ def test_asking_to_delete(text: str, shown: bool) -> None:
 )
 def test_asking_which_are_paused(text: str, shown: bool) -> None:
     assert (Act.ASKS_WHICH_PAUSED in read(text).acts) is shown
+
+
+@pytest.mark.parametrize(
+    ("text", "act", "shown"),
+    [
+        ("which time zone is that in?", Act.ASKS_WHEN_IT_RUNS, True),
+        ("¿cada cuánto se ejecuta?", Act.ASKS_WHEN_IT_RUNS, True),
+        ("when is the invoice due", Act.ASKS_WHEN_IT_RUNS, True),
+        ("run it now", Act.ASKS_WHEN_IT_RUNS, False),
+        ("which channel gets its results?", Act.ASKS_WHERE_IT_SENDS, True),
+        ("y a dónde los manda?", Act.ASKS_WHERE_IT_SENDS, True),
+        ("who made it?", Act.ASKS_WHERE_IT_SENDS, False),
+    ],
+)
+def test_asking_when_it_runs_and_where_it_sends(text: str, act: Act, shown: bool) -> None:
+    assert (act in read(text).acts) is shown
