@@ -25,6 +25,15 @@ from intents.reading.topics import Topic
 from intents.types import ActionType
 
 MAX_LISTED = 20
+_LIST_WORDS = frozenset({"list", "all"})
+_WHICH_WORDS = frozenset({"which", "what", "whats", "cual", "quel", "welche"})
+_SOURCE_WORDS = frozenset({"source", "from", "switch", "use"})
+
+
+def _says(words: tuple[str, ...], *phrase: str) -> bool:
+    """Whether these words hold the phrase, word after word."""
+    n = len(phrase)
+    return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
 def resolve_agent(
@@ -113,7 +122,8 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
         )
     if read(text).shows(Act.ASKS_WHICH_PAUSED) and not entities.get("agent"):
         return _paused_list(turn, state)
-    wants_list = "list" in asks(text)
+    words = read(text).words
+    wants_list = not _LIST_WORDS.isdisjoint(words) or _says(words, "my", "agents")
     how_many = read(text).shows(Act.ASKS_HOW_MANY_AGENTS)
     agent = None if how_many else resolve_agent(turn, state, entities, text)
     if agent is not None and (entities.get("agent") or not wants_list):
@@ -231,7 +241,7 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     text = turn.message
     if not text.strip().endswith("?"):
         return None
-    if state.listed_agents and "which" in asks(text):
+    if state.listed_agents and not _WHICH_WORDS.isdisjoint(read(text).words):
         listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
         stems = _stems(text) - _GENERIC_STEMS
         hits = [a for a in listed if stems & _stems(f"{a.name} {a.description}")]
@@ -239,7 +249,7 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
             return _details(state, hits[0], text)
     if state.last_agent and (
         read(text).shows(Act.ASKS_WHEN_IT_RUNS, Act.ASKS_WHERE_IT_SENDS)
-        or "what_does_it" in asks(text)
+        or _says(read(text).words, "what", "does", "it")
     ):
         agent = agents.agent_find(tenant=turn.tenant, reference=state.last_agent)
         if agent is not None:
@@ -454,7 +464,9 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     destination = destination_in(text, found.get("destination"))
     if destination:
         changes["destination"] = destination
-    if found.get("source") and "source" in asks(text):
+    if found.get("source") and (
+        not _SOURCE_WORDS.isdisjoint(read(text).words) or _says(read(text).words, "instead", "of")
+    ):
         changes["source"] = found["source"]
     written = renamed_as_written(text, found["new_name"]) if found.get("new_name") else ""
     new_name = agents.agent_name(written) if written else None

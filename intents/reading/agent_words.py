@@ -1,5 +1,5 @@
-"""What a message asks about an agent that no act of the table says yet (what it does, a list,
-pause, resume, another source), and the clock time of a stored schedule.
+"""What a message asks about an agent that no act of the table says yet (pause, resume), and
+the clock time of a stored schedule.
 The patterns wait here, in the reading layer, to become acts; the policy asks ``asks`` and
 reads no text itself."""
 
@@ -8,9 +8,6 @@ from __future__ import annotations
 import re
 
 _PATTERNS = {
-    "what_does_it": r"\bwhat does it\b",
-    "which": r"\b(?:which|what|cu[aá]l|quel|welche)\b",
-    "list": r"\b(list|all|my agents)\b",
     "resume": r"\b(?:resume|unpause|un-pause|re-?enable|re-?activate|turn (?:it |\S+ )?back on|"
     r"switch (?:it |\S+ )?back on|start (?:it |\S+ )?again|reanud\w*|reactiv\w*|despaus\w*|"
     r"reprend\w*|r[ée]activ\w*|reaktivier\w*|fortsetz\w*|setze? (?:\S+ ){0,3}fort|retom\w*|"
@@ -20,7 +17,6 @@ _PATTERNS = {
     r"deactivate|desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|(?:turn|switch) (?:it|that|this) off|"
     r"(?:turn|switch) off (?:it|that|this|[\w-]+-[\w-]+)\b|"
     r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
-    "source": r"\b(source|from|switch|instead of|use)\b",
     "clock": r"\b\d{1,2}:\d{2}\b",
 }
 _READERS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in _PATTERNS.items()}
