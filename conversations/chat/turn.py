@@ -77,6 +77,22 @@ def _replay(conversation: Conversation, user_message: Message) -> Message | None
     )
 
 
+def _in_its_flow(intent: IntentResult, outcome: Outcome) -> IntentResult:
+    """An answer inside a flow (a wizard, a skill session) carries the flow's action."""
+    if outcome.action is None or outcome.action == intent.action_type:
+        return intent
+    flow = "skill session" if outcome.action == ActionType.CREATE_SKILL else "setup"
+    return dataclasses.replace(
+        intent,
+        action_type=outcome.action,
+        is_ambiguous=False,
+        alternative_action=None,
+        clarifying_question=None,
+        confidence=max(intent.confidence, CLARIFY_BELOW),
+        reasoning="An answer in the open " + flow + ".",
+    )
+
+
 @dataclass(frozen=True)
 class _Begun:
     conversation: Conversation
@@ -256,19 +272,7 @@ class ChatTurn:
             outcome = Outcome(Reply("", decision="stopped_before_answer"), begun.state)
         else:
             outcome = await self._respond(intent, begun)
-            if outcome.action is not None and outcome.action != intent.action_type:
-                # An answer inside a flow (a wizard, a skill session) carries the flow's action.
-                intent = dataclasses.replace(
-                    intent,
-                    action_type=outcome.action,
-                    is_ambiguous=False,
-                    alternative_action=None,
-                    clarifying_question=None,
-                    confidence=max(intent.confidence, CLARIFY_BELOW),
-                    reasoning="An answer in the open "
-                    + ("skill session" if outcome.action == ActionType.CREATE_SKILL else "setup")
-                    + ".",
-                )
+            intent = _in_its_flow(intent, outcome)
             yield {"type": "intent", "intent": intent.to_dict()}
             if self.redacted.found:
                 # Said once, in the reply to the message that held it.
