@@ -9,7 +9,7 @@ Every reply comes from a template of ``wizard_replies`` (marked for translation)
 
 from __future__ import annotations
 
-import re
+import string
 from collections.abc import Mapping
 
 from conversations.agents import selectors as agents
@@ -69,6 +69,7 @@ from conversations.assistant.wizard_replies import (
     WORKS_ON,
 )
 from conversations.models import Agent, new_id
+from intents.reading.values import addresses_in, clock_in, first_clause, with_words_after_and
 
 MAX_QUESTIONS = 3
 # Words that say nothing of what an agent does: two agents are compared on their other words.
@@ -158,9 +159,8 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
         missing.append("source")
     # "email a cost summary of the 'Fuel' tab": a summary or report of a named sheet, board or
     # repository works on all of it.
-    whole = bool(gathered.get("scope")) and bool(
-        re.search(r"summar|report", gathered.get("action", ""), re.IGNORECASE)
-    )
+    action = gathered.get("action", "").lower()
+    whole = bool(gathered.get("scope")) and ("summar" in action or "report" in action)
     if not (gathered.get("trigger") or gathered.get("task") or whole):
         missing.append("trigger")
     if not (gathered.get("action") or gathered.get("destination") or gathered.get("task")):
@@ -199,10 +199,8 @@ def _third_person(phrase: str) -> str:
     if verb.lower() not in _ENGLISH_VERBS:
         return DOES_THIS % {"task": phrase}
     # "... and put together a deck" -> "and puts together": the second verb of the clause too.
-    rest = re.sub(
-        r"\band (\w+)\b",
-        lambda m: "and " + _conjugated(m.group(1)) if m.group(1) in _ENGLISH_VERBS else m.group(0),
-        rest,
+    rest = with_words_after_and(
+        rest, lambda word: _conjugated(word) if word in _ENGLISH_VERBS else None
     )
     return (_conjugated(verb) + " " + rest).strip()
 
@@ -262,20 +260,9 @@ def describe(gathered: Mapping[str, str]) -> str:
     return text.strip()
 
 
-_PROBLEM_LEAD_RE = re.compile(
-    r"^(?:\W*(?:ugh|argh|honestly|so|well|hey|hi|hello|ok|okay|sigh|help|hmm)\b[\W]*)+", re.I
-)
-_PROBLEM_END_RE = re.compile(
-    r"[.;!?\n]|,? (?:and (?:nobody|no one|we|i|it)|until|but|because|so that|which means|"
-    r"y nadie|et personne|und niemand|e ningu[eé]m)\b",
-    re.IGNORECASE,
-)
-
-
 def _problem_of(text: str) -> str | None:
     """The first clause of a described problem, as the user wrote it, when it says enough."""
-    clause = _PROBLEM_END_RE.split(_PROBLEM_LEAD_RE.sub("", text.strip()), maxsplit=1)[0]
-    clause = clause.strip(" ,:-")
+    clause = first_clause(text).strip(" ,:-")
     if len(clause.split()) < 4 or len(clause) > 140:
         return None
     return (
@@ -365,7 +352,7 @@ def _default_when(gathered: dict[str, str]) -> None:
     )
     if day:
         frequency += " monday"
-    hour = not re.search(r"\d{1,2}:\d{2}", frequency)
+    hour = clock_in(frequency) is None
     if hour:
         frequency += " 09:00"
     gathered["frequency"] = frequency
@@ -393,28 +380,32 @@ def proposal_accepted(turn: Turn, state: AssistantState, rest: str) -> Outcome:
     return wizard_step(turn, state.replace(wizard=accepted), rest, accepted=True)
 
 
+_WORD_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)
+
+
 def _words(value: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]{3,}", value.lower()) if w not in FILLER_WORDS}
+    kept = "".join(c if c in _WORD_CHARACTERS else " " for c in value.lower())
+    return {w for w in kept.split() if len(w) >= 3 and w not in FILLER_WORDS}
 
 
 def _when_key(value: str) -> tuple[frozenset[str], str]:
     lowered = value.lower()
     days = frozenset(d for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun") if d in lowered)
-    clock = re.search(r"(\d{1,2}):(\d{2})", lowered)
-    return days, (str(int(clock.group(1))) + ":" + clock.group(2) if clock else "")
+    clock = clock_in(lowered)
+    return days, (str(int(clock[0])) + ":" + clock[1] if clock else "")
 
 
 def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
     """An agent of the tenant that already does this: same source and most details alike."""
     config = planned_config(gathered)
-    ours_where = set(re.findall(r"#[\w-]+|[\w.+-]+@[\w.-]+", config.get("destination", "")))
+    ours_where = addresses_in(config.get("destination", ""))
     ours_what = _words(config.get("trigger", "") + " " + config.get("action", ""))
     for agent in agents.agents_for_matching(tenant=turn.tenant):
         theirs = {k: str(v) for k, v in (agent.config or {}).items()}
         if theirs.get("source", "").lower() != config.get("source", "").lower():
             continue
         score = 1
-        where = set(re.findall(r"#[\w-]+|[\w.+-]+@[\w.-]+", theirs.get("destination", "")))
+        where = addresses_in(theirs.get("destination", ""))
         if ours_where and where:
             score += 1 if ours_where == where else -1
         what = _words(theirs.get("trigger", "") + " " + theirs.get("action", ""))
@@ -480,7 +471,7 @@ def _agent_name_for(gathered: Mapping[str, str]) -> str:
     if gathered.get("name"):
         return gathered["name"]
     action = (gathered.get("action") or "").lower()
-    role = "reporter" if re.search(r"summar|report|digest", action) else "monitor"
+    role = "reporter" if any(w in action for w in ("summar", "report", "digest")) else "monitor"
     if gathered.get("task"):
         role = "sync"
     watched = gathered.get("trigger") or gathered.get("task", "")

@@ -1,0 +1,46 @@
+"""Values read out of text the policy holds (a stored schedule's clock time, a destination's
+channels and addresses, a task's second verb, a described problem's first clause): the
+patterns stay in the reading layer, and the policy reads no text with ``re``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+_CLOCK_RE = re.compile(r"(\d{1,2}):(\d{2})")
+_ADDRESS_RE = re.compile(r"#[\w-]+|[\w.+-]+@[\w.-]+")
+_AND_WORD_RE = re.compile(r"\band (\w+)\b")
+_LEAD_RE = re.compile(
+    r"^(?:\W*(?:ugh|argh|honestly|so|well|hey|hi|hello|ok|okay|sigh|help|hmm)\b[\W]*)+", re.I
+)
+_CLAUSE_END_RE = re.compile(
+    r"[.;!?\n]|,? (?:and (?:nobody|no one|we|i|it)|until|but|because|so that|which means|"
+    r"y nadie|et personne|und niemand|e ningu[eé]m)\b",
+    re.IGNORECASE,
+)
+
+
+def clock_in(text: str) -> tuple[str, str] | None:
+    """The first clock time of ``text`` as (hour, minutes) as written ("9", "05"), else None."""
+    found = _CLOCK_RE.search(text)
+    return (found.group(1), found.group(2)) if found else None
+
+
+def addresses_in(text: str) -> set[str]:
+    """The channels ("#ops-alerts") and email addresses ("ana@acme.io") ``text`` names."""
+    return set(_ADDRESS_RE.findall(text))
+
+
+def with_words_after_and(text: str, change: Callable[[str], str | None]) -> str:
+    """``text`` with each word after "and " replaced by ``change(word)`` unless that is None."""
+
+    def replaced(found: re.Match[str]) -> str:
+        new = change(found[1])
+        return found[0] if new is None else "and " + new
+
+    return _AND_WORD_RE.sub(replaced, text)
+
+
+def first_clause(text: str) -> str:
+    """``text`` without a leading "ugh, so"/"hi", up to a sentence end or "and nobody"/"until"."""
+    return _CLAUSE_END_RE.split(_LEAD_RE.sub("", text.strip()), maxsplit=1)[0]
