@@ -6,14 +6,24 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from conversations.agents import selectors as agents
 from conversations.agents import services as agent_services
+from conversations.assistant.agent_replies import (
+    change_lines,
+    listed_line,
+    lowered,
+    minute,
+    paused_said,
+    shown_name,
+    which_templates,
+)
 from conversations.assistant.effects import DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
-from conversations.assistant.text import LABELS, as_written, called, display, numbered, with_title
+from conversations.assistant.text import LABELS, called, display, numbered, with_title
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, Membership, new_id
 from intents.offline.entities import extract_entities
@@ -69,33 +79,30 @@ def resolve_agent(
     return None
 
 
-def shown_name(agent: Agent) -> str:
-    return as_written(agent.name, agent.config)
-
-
-def which_agent(turn: Turn, state: AssistantState, action: ActionType, verb: str) -> Outcome:
+def which_agent(turn: Turn, state: AssistantState, action: ActionType) -> Outcome:
     listed = agents.agents_first(tenant=turn.tenant, limit=5)
     if not listed:
         return Outcome(
             Reply(
-                "You don't have any agents yet. Tell me what one should do, for example "
-                '"create an agent that posts a daily Jira summary to #team".',
-                decision=f"{action.value}_no_agents",
+                _(
+                    "You don't have any agents yet. Tell me what one should do, for example "
+                    '"create an agent that posts a daily Jira summary to #team".'
+                ),
+                decision=action.value + "_no_agents",
             ),
             state,
         )
+    question, label = which_templates(action)
     options = [
-        {"n": n, "action_type": action.value, "label": f"{verb} {a.name}", "agent": a.name}
+        {"n": n, "action_type": action.value, "label": label % {"name": a.name}, "agent": a.name}
         for n, a in enumerate(listed, start=1)
     ]
-    content = f"Which agent should I {verb.lower()}?\n" + numbered(
-        [str(o["label"]) for o in options]
-    )
+    content = question + "\n" + numbered([str(o["label"]) for o in options])
     return Outcome(
         Reply(
             content,
             meta={"options": options, "listed_agents": [a.name for a in listed]},
-            decision=f"{action.value}_which_agent",
+            decision=action.value + "_which_agent",
         ),
         # "move the weekly digest to fridays" → "the finance one": the change asked for first.
         state.replace(pending=PendingRequest(turn.message[:2000], {})),
@@ -106,14 +113,17 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     if Topic.WHAT_YOU_DO in read(text).topics:
         return Outcome(
             Reply(
-                "Here's what I can do:\n"
+                _("Here's what I can do:")
+                + "\n"
                 + numbered(
                     [
-                        'Create an agent from a description ("watch Jira for overdue tickets '
-                        'and alert #platform every morning")',
-                        'Run one of your agents ("run notion-reporter", "run the first one")',
-                        'Change an agent ("make it weekly instead")',
-                        'Show your agents and their last runs ("list my agents")',
+                        _(
+                            'Create an agent from a description ("watch Jira for overdue tickets '
+                            'and alert #platform every morning")'
+                        ),
+                        _('Run one of your agents ("run notion-reporter", "run the first one")'),
+                        _('Change an agent ("make it weekly instead")'),
+                        _('Show your agents and their last runs ("list my agents")'),
                     ]
                 ),
                 decision="help",
@@ -132,26 +142,26 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
     if not listed:
         return Outcome(
             Reply(
-                "You don't have any agents yet. Describe what one should do and I'll set it up.",
+                _("You don't have any agents yet. Describe what one should do and I'll set it up."),
                 meta={"listed_agents": []},
                 decision="list_agents_empty",
             ),
             state,
         )
     shown = listed[:MAX_LISTED]
-    lines = [
-        (f"{shown_name(a)} - {a.description}" if a.description else shown_name(a))
-        + (" (paused)" if a.paused else "")
-        for a in shown
-    ]
-    more = "\n(and more: ask for one by name)" if len(listed) > MAX_LISTED else ""
+    lines = [listed_line(a) for a in shown]
+    more = "\n" + _("(and more: ask for one by name)") if len(listed) > MAX_LISTED else ""
     count = ""
     if how_many:
         total = agents.agents_count(tenant=turn.tenant)
-        count = f"You have {total} agent{'s' * (total != 1)}.\n"
+        count = (
+            ngettext("You have %(count)d agent.", "You have %(count)d agents.", total)
+            % {"count": total}
+            + "\n"
+        )
     return Outcome(
         Reply(
-            count + "Here are your agents:\n" + numbered(lines) + more,
+            count + _("Here are your agents:") + "\n" + numbered(lines) + more,
             meta={"listed_agents": [a.name for a in shown]},
             decision="list_agents",
         ),
@@ -164,17 +174,19 @@ def _paused_list(turn: Turn, state: AssistantState) -> Outcome:
     paused = agents.agents_paused(tenant=turn.tenant, limit=MAX_LISTED)
     if not paused:
         return Outcome(
-            Reply("None of your agents is paused: they all run on their schedules.",
+            Reply(_("None of your agents is paused: they all run on their schedules."),
                   meta={"listed_agents": []}, decision="list_paused_agents"),
             state,
         )  # fmt: skip
     lines = [
-        f"{a.name}, paused since {a.paused_at:%Y-%m-%d %H:%M} UTC" for a in paused if a.paused_at
+        _("%(name)s, paused since %(time)s UTC") % {"name": a.name, "time": minute(a.paused_at)}
+        for a in paused
+        if a.paused_at
     ]
     return Outcome(
         Reply(
-            "These agents are paused right now:\n" + numbered(lines)
-            + '\nSay "resume" and the name or number to turn one back on.',
+            _("These agents are paused right now:") + "\n" + numbered(lines) + "\n"
+            + _('Say "resume" and the name or number to turn one back on.'),
             meta={"listed_agents": [a.name for a in paused]},
             decision="list_paused_agents",
         ),
@@ -182,36 +194,54 @@ def _paused_list(turn: Turn, state: AssistantState) -> Outcome:
     )  # fmt: skip
 
 
+def _answer(agent: Agent, text: str) -> str | None:
+    """The sentence that answers when the agent runs or where it sends, if the message asks."""
+    config = agent.config or {}
+    if read(text).shows(Act.ASKS_WHEN_IT_RUNS):
+        schedule = str(config.get("schedule") or "")
+        if schedule:
+            return _("%(name)s runs %(schedule)s.") % {
+                "name": agent.name,
+                "schedule": lowered(schedule),
+            }
+        return _("%(name)s has no schedule: it runs when you ask.") % {"name": agent.name}
+    if read(text).shows(Act.ASKS_WHERE_IT_SENDS):
+        destination = str(config.get("destination") or "")
+        if destination:
+            return _("%(name)s sends what it finds to %(destination)s.") % {
+                "name": agent.name,
+                "destination": display(destination),
+            }
+        return _("%(name)s has no destination set: it shows its results here.") % {
+            "name": agent.name
+        }
+    return None
+
+
 def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
     last = agents.agent_last_run(agent=agent)
-    lines = [shown_name(agent) + (f": {agent.description}" if agent.description else "")]
-    schedule = str((agent.config or {}).get("schedule") or "")
-    if read(text).shows(Act.ASKS_WHEN_IT_RUNS):
-        lines.insert(
-            0,
-            f"{agent.name} runs {schedule[0].lower() + schedule[1:]}."
-            if schedule
-            else f"{agent.name} has no schedule: it runs when you ask.",
-        )
-    elif read(text).shows(Act.ASKS_WHERE_IT_SENDS):
-        destination = str((agent.config or {}).get("destination") or "")
-        lines.insert(
-            0,
-            f"{agent.name} sends what it finds to {display(destination)}."
-            if destination
-            else f"{agent.name} has no destination set: it shows its results here.",
-        )
+    name = shown_name(agent)
+    lines = [
+        _("%(name)s: %(description)s") % {"name": name, "description": agent.description}
+        if agent.description
+        else name
+    ]
+    answer = _answer(agent, text)
+    if answer is not None:
+        lines.insert(0, answer)
     lines += [
-        f"- {LABELS.get(key, key.title())}: {display(str(value))}"
+        _("- %(label)s: %(value)s")
+        % {"label": LABELS.get(key, key.title()), "value": display(str(value))}
         for key, value in (agent.config or {}).items()
         if value
     ]
-    if agent.paused:
-        lines.append(f"- Status: paused since {agent.paused_at:%Y-%m-%d %H:%M} UTC")
+    if agent.paused and agent.paused_at is not None:
+        lines.append(_("- Status: paused since %(time)s UTC") % {"time": minute(agent.paused_at)})
     lines.append(
-        f"- Last run: {last.status}, requested {last.requested_at:%Y-%m-%d %H:%M} UTC"
+        _("- Last run: %(status)s, requested %(time)s UTC")
+        % {"status": last.status, "time": minute(last.requested_at)}
         if last
-        else "- Last run: never"
+        else _("- Last run: never")
     )
     return Outcome(
         Reply("\n".join(lines), meta={"agents_referenced": [agent.name]}, decision="agent_details"),
@@ -244,7 +274,7 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     if state.listed_agents and not _WHICH_WORDS.isdisjoint(read(text).words):
         listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
         stems = _stems(text) - _GENERIC_STEMS
-        hits = [a for a in listed if stems & _stems(f"{a.name} {a.description}")]
+        hits = [a for a in listed if stems & _stems(a.name + " " + a.description)]
         if len(hits) == 1:
             return _details(state, hits[0], text)
     if state.last_agent and (
@@ -263,14 +293,19 @@ def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text
         # "run it" needs a name; a described task gets choices that say what would happen.
         if len(text.split()) >= 8 and text == turn.message:
             return task_options(turn, state)
-        return which_agent(turn, state, ActionType.EXECUTE_TASK, "Run")
+        return which_agent(turn, state, ActionType.EXECUTE_TASK)
     run = RunAgent(run_id=new_id(), agent_id=agent.id)
-    what = f" ({agent.description})" if agent.description else ""
-    # A paused agent still runs when asked; its schedule stays off.
-    still = " It stays paused: it won't run on its schedule until you resume it." * agent.paused
+    running = (
+        _("Running %(name)s (%(description)s). I've queued it (run %(run)s).")
+        if agent.description
+        else _("Running %(name)s. I've queued it (run %(run)s).")
+    ) % {"name": shown_name(agent), "description": agent.description, "run": run.run_id}
+    if agent.paused:
+        # A paused agent still runs when asked; its schedule stays off.
+        running += " " + _("It stays paused: it won't run on its schedule until you resume it.")
     return Outcome(
         Reply(
-            f"Running {shown_name(agent)}{what}. I've queued it (run {run.run_id}).{still}",
+            running,
             meta={"agent_run": agent.name, "agents_referenced": [agent.name], "run_id": run.run_id},
             decision="agent_run_queued",
         ),
@@ -285,7 +320,7 @@ def _closest_agent(turn: Turn) -> Agent | None:
     stems -= {"agent", "about", "their"}
     best, best_score = None, 0
     for agent in agents.agents_for_matching(tenant=turn.tenant):
-        score = len(stems & _stems(f"{agent.name} {agent.description}", ascii_only=True))
+        score = len(stems & _stems(agent.name + " " + agent.description, ascii_only=True))
         if score > best_score:
             best, best_score = agent, score
     return best
@@ -296,33 +331,43 @@ def task_options(turn: Turn, state: AssistantState) -> Outcome:
     closest = _closest_agent(turn)
     options: list[dict[str, Any]] = []
     if closest is not None:
-        what = f", which does {closest.description.lower()}" if closest.description else ""
+        label = (
+            _("Run %(name)s anyway, which does %(description)s (it may partially help)")
+            if closest.description
+            else _("Run %(name)s anyway (it may partially help)")
+        )
         options.append(
             {
                 "action_type": ActionType.EXECUTE_TASK.value,
-                "label": f"Run {closest.name} anyway{what} (it may partially help)",
+                "label": label % {"name": closest.name, "description": closest.description.lower()},
                 "agent": closest.name,
             }
         )
     options += [
         {
             "action_type": ActionType.CREATE_AGENT.value,
-            "label": "Create a new agent specifically for this",
+            "label": _("Create a new agent specifically for this"),
         },
         {
             "action_type": ActionType.QUERY_INFO.value,
-            "label": "Show your agents so you can pick one",
+            "label": _("Show your agents so you can pick one"),
         },
-        {"action_type": ActionType.UNKNOWN.value, "label": "Something else: tell me more"},
+        {"action_type": ActionType.UNKNOWN.value, "label": _("Something else: tell me more")},
     ]
     for n, option in enumerate(options, start=1):
         option["n"] = n
     lead = (
-        f"I found your {closest.name} agent, but I'm not sure it does this."
+        _("I found your %(name)s agent, but I'm not sure it does this.") % {"name": closest.name}
         if closest is not None
-        else "None of your agents clearly does this."
+        else _("None of your agents clearly does this.")
     )
-    content = f"{lead} Would you like me to:\n" + numbered([str(o["label"]) for o in options])
+    content = (
+        lead
+        + " "
+        + _("Would you like me to:")
+        + "\n"
+        + numbered([str(o["label"]) for o in options])
+    )
     return Outcome(
         Reply(content, meta={"options": options}, decision="execute_task_options"),
         state.replace(pending=PendingRequest(turn.message[:2000], dict(turn.intent.entities))),
@@ -366,11 +411,17 @@ def delete_or_confirm(
         )
     if read(text).shows(Act.WAIVES_CONFIRMATION):
         return delete_confirmed(state, agent.id, agent.name)
-    what = f" ({agent.description})" if agent.description else ""
+    question = (
+        _("Delete %(name)s (%(description)s)?") if agent.description else _("Delete %(name)s?")
+    ) % {"name": agent.name, "description": agent.description}
     return Outcome(
         Reply(
-            f"Delete {agent.name}{what}? It stops for good and can't be undone; its past runs "
-            'stay in the history. Say "yes" to delete it, or "no" to keep it.',
+            question
+            + " "
+            + _(
+                "It stops for good and can't be undone; its past runs stay in the history. "
+                'Say "yes" to delete it, or "no" to keep it.'
+            ),
             meta={"agents_referenced": [agent.name], "offer": {"action_type": "update_agent"}},
             decision="agent_delete_confirm",
         ),
@@ -381,7 +432,7 @@ def delete_or_confirm(
 def delete_confirmed(state: AssistantState, agent_id: str, name: str) -> Outcome:
     return Outcome(
         Reply(
-            f"Deleted {name}. Nothing else changed.",
+            _("Deleted %(name)s. Nothing else changed.") % {"name": name},
             meta={"agents_referenced": [name], "deleted_agent": name},
             decision="agent_deleted",
         ),
@@ -404,23 +455,10 @@ def pause_wanted(text: str) -> bool | None:
 
 
 def _pause_or_resume(state: AssistantState, agent: Agent, paused: bool) -> Outcome:
-    schedule = str((agent.config or {}).get("schedule") or "")
-    when = f" ({schedule[0].lower() + schedule[1:]})" if schedule else ""
     meta = {"agents_referenced": [agent.name]}
+    said = paused_said(agent, paused)
     if paused == agent.paused:
-        said = (
-            f'{agent.name} is already paused. Say "resume {agent.name}" to turn it back on.'
-            if paused
-            else f"{agent.name} isn't paused: it runs on its schedule{when}."
-        )
         return Outcome(Reply(said, meta=meta, decision="agent_pause_unchanged"), state)
-    if paused:
-        said = (
-            f"Paused {shown_name(agent)}: it won't run on its schedule{when} until you resume it. "
-            f'Nothing else changed. Say "resume {agent.name}" to turn it back on.'
-        )
-    else:
-        said = f"Resumed {shown_name(agent)}: it runs on its schedule again{when}."
     return Outcome(
         Reply(said, meta={**meta, "changes": {"paused": paused}}, decision="agent_paused"
               if paused else "agent_resumed"),
@@ -449,7 +487,7 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         return paused
     agent = resolve_agent(turn, state, entities, text)
     if agent is None:
-        return which_agent(turn, state, ActionType.UPDATE_AGENT, "Change")
+        return which_agent(turn, state, ActionType.UPDATE_AGENT)
     state = state.replace(last_agent=agent.name)
     found = {**extract_entities(text), **{k: v for k, v in entities.items() if v}}
     before = dict(agent.config or {})
@@ -476,21 +514,24 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     if not changes and not new_name:
         return Outcome(
             Reply(
-                f"What should I change about {agent.name}: its schedule, where it sends results, "
-                "its source, or its name?",
+                _(
+                    "What should I change about %(name)s: its schedule, where it sends results, "
+                    "its source, or its name?"
+                )
+                % {"name": agent.name},
                 meta={"agents_referenced": [agent.name]},
                 decision="update_agent_ask_what",
             ),
             state,
         )
     name = new_name or agent.name
-    lines = [
-        f"- {LABELS[key]}: {display(before.get(key) or 'not set')} → {display(value)}"
-        for key, value in changes.items()
-        if key != "details"
-    ]
+    lines = change_lines(before, changes)
     if new_name:
-        lines.insert(0, f"- Name: {agent.name} → {with_title(new_name, written)}")
+        lines.insert(
+            0,
+            _("- Name: %(old)s \u2192 %(new)s")
+            % {"old": agent.name, "new": with_title(new_name, written)},
+        )
         state = state.replace(
             last_agent=new_name,
             last_agent_run=new_name if state.last_agent_run == agent.name else state.last_agent_run,
@@ -498,7 +539,9 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     description = _described_anew(agent.description, before, changes)
     return Outcome(
         Reply(
-            f"Updated {name if new_name else shown_name(agent)}:\n" + "\n".join(lines),
+            _("Updated %(name)s:") % {"name": name if new_name else shown_name(agent)}
+            + "\n"
+            + "\n".join(lines),
             meta={"agents_referenced": [name], "changes": changes},
             decision="agent_updated",
         ),
