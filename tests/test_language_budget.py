@@ -38,7 +38,7 @@ LARGEST_MODULE_CEILING = 1028  # intents/offline/lexicon.py
 # intents/reading/, the understanding and the reply templates: they landed before the old
 # readers they replace in intents/offline/ and conversations/assistant/slots.py could go.
 # Those deletions are the next step.)
-READING_LINES_CEILING = 12939
+READING_LINES_CEILING = 13118
 
 
 def _py(root: Path, pattern: str) -> list[Path]:
