@@ -420,7 +420,6 @@ def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
 
 def _point_out(state: AssistantState, gathered: dict[str, str], agent: Agent) -> Outcome:
     lines = "\n".join(
-        # A tool as the product spells it ("Jira", "HubSpot"), never its stored key.
         _detail_line(SETTING_LABELS.get(k, k.title()), _tool(str(v)) if k == "source" else str(v))
         for k, v in (agent.config or {}).items()
         if v and k != "details"

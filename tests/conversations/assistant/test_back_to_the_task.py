@@ -22,6 +22,7 @@ def test_where_were_we_after_a_duplicate_warning_shows_it_and_anyway_creates_it_
 ) -> None:
     said = replies(world, REQUEST, REQUEST, "where were we?", "create it anyway")
     assert said[1].startswith("You already have an agent that does this: jira-tickets-monitor")
+    assert "- Source: Jira\n" in said[1]  # the tool as the product spells it
     assert said[2].startswith("No problem! We were setting up a new agent.")
     assert "I pointed out that jira-tickets-monitor already does this" in said[2]
     assert said[3].startswith("Done! I've created jira-tickets-monitor-2")
