@@ -25,7 +25,7 @@ from conversations.assistant.text import as_written, numbered
 from conversations.models import Agent
 from intents.offline.lexicon import words
 from intents.reading.acts import Act
-from intents.reading.reading import Reading, read
+from intents.reading.reading import Reading, name_words
 
 NAMED_AT_MOST = 20  # agents a reply lists one by one; the rest are counted
 AT_ONCE = 200  # agents one confirmation may delete
@@ -142,7 +142,7 @@ def named_in(reading: Reading, candidates: Sequence[Agent]) -> list[Agent]:
     said = reading.words
     spans: dict[str, list[tuple[int, int]]] = {}
     for agent in candidates:
-        parts = read(agent.name).words
+        parts = name_words(agent.name)
         n = len(parts)
         spans[agent.name] = [
             (i, i + n) for i in range(len(said) - n + 1) if n and said[i : i + n] == parts

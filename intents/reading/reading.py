@@ -212,7 +212,7 @@ class Reading:
         words = self.parsed.tokens
         if normalize(name) in words:
             return True
-        parts = read(name).words
+        parts = name_words(name)
         n = len(parts)
         return n > 0 and any(words[i : i + n] == parts for i in range(len(words) - n + 1))
 
@@ -222,6 +222,14 @@ class Reading:
         if picked is None and self.told_pick is not None and 1 <= self.told_pick <= size:
             return self.told_pick - 1
         return picked
+
+
+@lru_cache(maxsize=4096)
+def name_words(name: str) -> tuple[str, ...]:
+    """An agent's name as the words a message would hold it in ("jira-overdue-watch": jira,
+    overdue, watch), parsed once per name and process. Names have a cache of their own: a
+    tenant's 200 names read through ``read`` would push every message out of its cache."""
+    return parse(normalize(name), engine().analyzer, agent_keys(()), normalized=True).tokens
 
 
 @lru_cache(maxsize=64)

@@ -198,3 +198,13 @@ def test_asking_which_are_paused(text: str, shown: bool) -> None:
 )
 def test_asking_when_it_runs_and_where_it_sends(text: str, act: Act, shown: bool) -> None:
     assert (act in read(text).acts) is shown
+
+
+def test_matching_a_tenants_names_leaves_the_messages_readings_cached() -> None:
+    read.cache_clear()
+    reading = read("pause the refund one")
+    names = [f"agent-number-{n}" for n in range(200)] + ["refund-alert"]
+    assert [name for name in names if reading.mentions(name)] == []
+    assert reading.mentions("pause the refund one".replace(" ", "-"))
+    assert read.cache_info().currsize == 1  # the names never went through the message cache
+    assert read("pause the refund one") is reading
