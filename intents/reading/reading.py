@@ -67,9 +67,14 @@ class Reading:
         return tuple(positions)
 
     @cached_property
+    def vocabulary(self) -> Vocabulary:
+        """Everything the message's words could match, to rule most cues out at a glance."""
+        return Vocabulary.of(self.positions)
+
+    @cached_property
     def acts(self) -> frozenset[Act]:
         shown: set[Act] = set()
-        at, vocabulary = self.positions, Vocabulary.of(self.positions)
+        at, vocabulary = self.positions, self.vocabulary
         for item in TABLE:
             if any(find(c, at, vocabulary) for c in item.cues) and not any(
                 find(c, at, vocabulary) for c in item.unless
@@ -80,7 +85,7 @@ class Reading:
     @cached_property
     def topics(self) -> tuple[Topic, ...]:
         """What the message is about (the workspace's topics), in the table's order."""
-        at, vocabulary = self.positions, Vocabulary.of(self.positions)
+        at, vocabulary = self.positions, self.vocabulary
         return tuple(
             Topic(item.act) for item in TOPICS if any(find(c, at, vocabulary) for c in item.cues)
         )
@@ -131,7 +136,7 @@ class Reading:
             for item in TABLE
             if item.act in acts
             for c in item.cues
-            if (span := find(c, self.positions)) is not None
+            if (span := find(c, self.positions, self.vocabulary)) is not None
         ]
         if not ends:
             # Told by another engine with no words of its own here: the act is the message.
