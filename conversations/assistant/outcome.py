@@ -14,7 +14,7 @@ from conversations.assistant.effects import Effect
 from conversations.assistant.state import AssistantState
 from conversations.models import Tenant
 from intents.reading.reading import Reading
-from intents.types import ActionType, HistoryTurn, IntentResult
+from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
 from intents.understanding import Understanding, understand
 
 
@@ -28,12 +28,20 @@ class Turn:
     message_id: str
     intent: IntentResult
     history: Sequence[HistoryTurn] = ()
+    # The tenant's agents as the turn already loaded them for the classifier (None: load them
+    # when needed).
+    agents: Sequence[AgentRef] | None = None
 
     @cached_property
     def understanding(self) -> Understanding:
         """The turn understood once, by the engine that classified it (and the offline reading
         under it); every step of the turn decides from this."""
-        return understand(self.message, self.intent, agents=lambda: agent_refs(self.tenant))
+        loaded = self.agents
+        return understand(
+            self.message,
+            self.intent,
+            agents=lambda: loaded if loaded is not None else agent_refs(self.tenant),
+        )
 
     @property
     def reading(self) -> Reading:

@@ -555,6 +555,7 @@ class ChatTurn:
             message_id=begun.user_message.id,
             intent=intent,
             history=begun.history,
+            agents=begun.agents,
         )
         try:
             return await sync_to_async(assistant_respond)(begun.state, turn)

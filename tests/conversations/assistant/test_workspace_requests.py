@@ -17,10 +17,10 @@ def test_how_to_add_a_teammate_in_the_middle_of_a_setup_is_answered_and_the_setu
 ) -> None:
     said = replies(
         world,
-        "Create an agent that watches our Zendesk queue for urgent tickets",
-        "how do I add a teammate?",
+        "Create a skill that turns a long ticket thread into a five-bullet summary",
+        "the whole thread as plain text",
     )
-    assert said[1].startswith("Tenant admins invite, add and remove people in the admin")
+    assert said[1].startswith("Got it.")  # an answer to the skill builder, not a detour
     assert "We're still setting up an agent that watches Zendesk" in said[1]
     assert not Agent.objects.for_tenant(world.tenant_a).exists()
 
@@ -44,3 +44,22 @@ def test_billing_is_said_to_be_outside_the_console_for_every_role(world: World) 
         )
         assert reply.startswith("Billing (the Business plan) isn't part of this workspace's")
         assert ("your tenant's admins" in reply) is not admin
+
+
+def test_an_answer_in_a_flow_reads_the_agents_the_turn_already_loaded(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The message read on its own (an answer, or a detour?) uses the agents the chat turn
+    # loaded for the classifier; it does not load them a second time.
+    from conversations.assistant import outcome
+
+    def loaded_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the tenant's agents were loaded a second time")
+
+    monkeypatch.setattr(outcome, "agent_refs", loaded_again)
+    said = replies(
+        world,
+        "Create a skill that turns a long ticket thread into a five-bullet summary",
+        "the whole thread as plain text",
+    )
+    assert said[1].startswith("Got it.")  # an answer to the skill builder, not a detour
