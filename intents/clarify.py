@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from django.utils.translation import gettext_noop
+
 from intents.types import ActionType
 
-# What each action would do, in the words a clarifying question uses.
+# What each action would do, in the words a clarifying question uses (marked for translation;
+# an option of the assistant says it capitalised, in the reply's language).
 ACTION_PHRASES: dict[ActionType, str] = {
-    ActionType.CREATE_AGENT: "create a new agent that does this automatically",
-    ActionType.CREATE_SKILL: "build a new reusable skill",
-    ActionType.EXECUTE_TASK: "run one of your existing agents now",
-    ActionType.UPDATE_AGENT: "change one of your existing agents",
-    ActionType.QUERY_INFO: "show you information about your agents or the platform",
-    ActionType.MANAGE_PLATFORM: "change platform settings (users, keys, billing, integrations)",
-    ActionType.UNKNOWN: "something else",
+    ActionType.CREATE_AGENT: gettext_noop("create a new agent that does this automatically"),
+    ActionType.CREATE_SKILL: gettext_noop("build a new reusable skill"),
+    ActionType.EXECUTE_TASK: gettext_noop("run one of your existing agents now"),
+    ActionType.UPDATE_AGENT: gettext_noop("change one of your existing agents"),
+    ActionType.QUERY_INFO: gettext_noop("show you information about your agents or the platform"),
+    ActionType.MANAGE_PLATFORM: gettext_noop(
+        "change platform settings (users, keys, billing, integrations)"
+    ),
+    ActionType.UNKNOWN: gettext_noop("something else"),
 }
 
 

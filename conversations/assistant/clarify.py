@@ -15,16 +15,9 @@ from intents.clarify import ACTION_PHRASES
 from intents.types import ActionType
 
 _AGENT_ACTIONS = (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT)
-# What an option would do (``intents.clarify.ACTION_PHRASES``, as an option says it).
+# Options that say more than the phrase a clarifying question uses for their action.
 _LABELS = {
-    ActionType.CREATE_AGENT: gettext_lazy("Create a new agent that does this automatically"),
-    ActionType.CREATE_SKILL: gettext_lazy("Build a new reusable skill"),
     ActionType.EXECUTE_TASK: gettext_lazy("Run one of your existing agents now (I'll ask which)"),
-    ActionType.UPDATE_AGENT: gettext_lazy("Change one of your existing agents"),
-    ActionType.QUERY_INFO: gettext_lazy("Show you information about your agents or the platform"),
-    ActionType.MANAGE_PLATFORM: gettext_lazy(
-        "Change platform settings (users, keys, billing, integrations)"
-    ),
     ActionType.UNKNOWN: gettext_lazy("Something else: tell me in your own words"),
 }
 
@@ -41,7 +34,7 @@ def _option_label(action: ActionType, agent: Agent | None) -> str:
         return _("Change %(name)s") % {"name": agent.name}
     if action in _LABELS:
         return str(_LABELS[action])
-    phrase = ACTION_PHRASES[action]
+    phrase = _(ACTION_PHRASES[action])  # marked for translation where it is defined
     return phrase[0].upper() + phrase[1:]
 
 
