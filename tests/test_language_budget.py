@@ -17,7 +17,7 @@ from bench.regex_count import ROOT, Counts, count_patterns, data_patterns, polic
 
 # Patterns in the whole project (`make regex-count`). Lower it whenever the count drops; never
 # raise it. Target: 80.
-PATTERN_CEILING = 303
+PATTERN_CEILING = 302
 
 # The policy files that still use re today. A file leaves the list when it stops, and none
 # joins it: the test fails both ways, so the list shrinks with the code.

@@ -28,10 +28,11 @@ from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, Membership, new_id
 from intents.offline.entities import extract_entities
 from intents.reading.acts import Act
-from intents.reading.agent_words import asks, with_clock
+from intents.reading.agent_words import asks
 from intents.reading.reading import read
 from intents.reading.referent import InView, referent
 from intents.reading.topics import Topic
+from intents.reading.values import clock_in, with_clock
 from intents.types import ActionType
 
 MAX_LISTED = 20
@@ -496,7 +497,7 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
         # In the zone the user names, else the one the agent runs in, else the tenant's.
         zone = zone_in(text) or zone_in(str(before.get("schedule", ""))) or tenant_zone(turn)
         changes["schedule"] = Schedule(found.get("schedule") or found["frequency"], zone).words()
-    elif found.get("time") and "clock" in asks(str(before.get("schedule", ""))):
+    elif found.get("time") and clock_in(str(before.get("schedule", ""))) is not None:
         # "Verschieb den Standup-Agenten auf 10:15": the same days, at the new time.
         changes["schedule"] = with_clock(str(before["schedule"]), found["time"])
     destination = destination_in(text, found.get("destination"))

@@ -1,5 +1,4 @@
-"""What a message asks about an agent that no act of the table says yet (pause, resume), and
-the clock time of a stored schedule.
+"""What a message asks about an agent that no act of the table says yet (pause, resume).
 The patterns wait here, in the reading layer, to become acts; the policy asks ``asks`` and
 reads no text itself."""
 
@@ -17,16 +16,10 @@ _PATTERNS = {
     r"deactivate|desactiv\w*|d[ée]sactiv\w*|deaktivier\w*|(?:turn|switch) (?:it|that|this) off|"
     r"(?:turn|switch) off (?:it|that|this|[\w-]+-[\w-]+)\b|"
     r"put (?:it |\S+ )?on hold|stop (?:it|running)|halt)\b",
-    "clock": r"\b\d{1,2}:\d{2}\b",
 }
 _READERS = {name: re.compile(pattern, re.IGNORECASE) for name, pattern in _PATTERNS.items()}
 
 
 def asks(text: str) -> frozenset[str]:
-    """The names of ``_PATTERNS`` the text shows ("when", "pause", "clock", …)."""
+    """The names of ``_PATTERNS`` the text shows ("pause", "resume")."""
     return frozenset(name for name, reader in _READERS.items() if reader.search(text))
-
-
-def with_clock(text: str, clock: str) -> str:
-    """``text`` with its first clock time ("09:30") replaced by ``clock``."""
-    return _READERS["clock"].sub(clock, text, count=1)

@@ -26,6 +26,11 @@ def clock_in(text: str) -> tuple[str, str] | None:
     return (found.group(1), found.group(2)) if found else None
 
 
+def with_clock(text: str, clock: str) -> str:
+    """``text`` (a stored schedule) with its first clock time ("09:30") replaced by ``clock``."""
+    return _CLOCK_RE.sub(clock, text, count=1)
+
+
 def addresses_in(text: str) -> set[str]:
     """The channels ("#ops-alerts") and email addresses ("ana@acme.io") ``text`` names."""
     return set(_ADDRESS_RE.findall(text))
