@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from intents.offline.lexicon import words
 from intents.reading.acts import Act
 from intents.reading.cues import slip
-from intents.reading.reading import Reading
+from intents.reading.reading import Reading, name_words
 
 # Words an agent's name may share with a request and that single no agent out.
 _GENERIC = words(
@@ -33,10 +33,6 @@ class InView:
     listed: Sequence[str] = ()  # the numbered list shown last, in order
     last_agent: str | None = None  # the agent just talked about
     last_run: str | None = None  # the agent run last
-
-
-def _parts(name: str) -> frozenset[str]:
-    return frozenset(p for p in name.lower().replace("_", "-").split("-") if p)
 
 
 def by_own_word(
@@ -56,7 +52,7 @@ def by_own_word(
     said = {w for w in words if len(w) >= shortest and w.isalpha()} - generic
     if nicknames:
         said = {w for i, w in enumerate(words) if w in said and _as_a_name(words, i)}
-    parts = [_parts(name) for name in names]
+    parts = [frozenset(name_words(name)) for name in names]
     hits = []
     for index, mine in enumerate(parts):
         others = frozenset().union(*(p for i, p in enumerate(parts) if i != index))
