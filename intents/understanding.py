@@ -64,10 +64,3 @@ class Understanding:
                 model=self.intent.model,
             )
         return classify_offline(self.message, agents=self.agents())
-
-
-def understand(
-    message: str, intent: IntentResult, *, agents: Callable[[], Sequence[AgentRef]] = tuple
-) -> Understanding:
-    """The turn's understanding; ``agents`` gives the tenant's agents when they are needed."""
-    return Understanding(message, intent, agents)

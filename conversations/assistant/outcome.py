@@ -15,7 +15,7 @@ from conversations.assistant.state import AssistantState
 from conversations.models import Tenant
 from intents.reading.reading import Reading
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
-from intents.understanding import Understanding, understand
+from intents.understanding import Understanding
 
 
 @dataclass(frozen=True)
@@ -37,7 +37,7 @@ class Turn:
         """The turn understood once, by the engine that classified it (and the offline reading
         under it); every step of the turn decides from this."""
         loaded = self.agents
-        return understand(
+        return Understanding(
             self.message,
             self.intent,
             agents=lambda: loaded if loaded is not None else agent_refs(self.tenant),

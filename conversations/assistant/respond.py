@@ -363,12 +363,6 @@ def _names_another_agent(turn: Turn, name: str) -> bool:
     return bool(mentioned) and mentioned != name
 
 
-def _read_alone(turn: Turn) -> IntentResult:
-    """The message on its own: what it asks for apart from an open wizard or skill session
-    (which the turn's classification leans toward), from the turn's understanding."""
-    return turn.understanding.alone
-
-
 def _changes_it(turn: Turn) -> bool:
     """A change asked of "it" with a new time or destination in the same breath."""
     if not turn.reading.shows(Act.CHANGES_IT) or turn.reading.shows(Act.OPENS_WITH_QUESTION):
@@ -426,7 +420,7 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
         return None
     if turn.intent.action_type in _SWITCH_AWAY:
         return turn.intent  # the classifier, wizard and all, read it as something else
-    alone = _read_alone(turn)
+    alone = turn.understanding.alone  # the message on its own, apart from the open flow
     # A how/what question of its own ("btw how do I get an API token?") is no wizard answer,
     # even when the classifier is unsure which other thing it asks about.
     if not is_question(turn.message):
@@ -456,7 +450,7 @@ def _skill_detour(turn: Turn) -> IntentResult | None:
     session kept); None when the message answers the skill builder."""
     if is_acknowledgement(turn.message) or skill_cancel(turn.message):
         return None
-    alone = _read_alone(turn)
+    alone = turn.understanding.alone  # the message on its own, apart from the open flow
     other = _SWITCH_AWAY - {ActionType.CREATE_SKILL}
     if alone.action_type not in other | {ActionType.CREATE_AGENT} or alone.confidence < 0.75:
         return None

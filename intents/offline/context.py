@@ -298,10 +298,6 @@ _WEAK_ORDINALS = words(
 )
 
 
-def concepts_of(parsed: Parsed) -> frozenset[str]:
-    return parsed.concepts
-
-
 RUN_CUES = frozenset({"V_RUN", "T_AGAIN", "T_NOW", "V_START", "V_GENERATE", "T_TODAY"})
 CHANGE_CUES = frozenset({"V_CHANGE", "ADV_INSTEAD", "V_DELETE", "V_STOP", "RECUR", "V_MAKE"})
 INFO_CUES = frozenset(

@@ -11,7 +11,7 @@ from conversations.models import Agent
 from intents.llm.parsing import parse_llm_output
 from intents.reading.acts import Act
 from intents.types import ActionType, IntentResult, Method
-from intents.understanding import understand
+from intents.understanding import Understanding as understand
 from tests.conftest import World
 from tests.intents.llm_server import Reply, ScriptedLLMServer, intent_json
 
