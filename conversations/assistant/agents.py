@@ -41,12 +41,6 @@ _WHICH_WORDS = frozenset({"which", "what", "whats", "cual", "quel", "welche"})
 _SOURCE_WORDS = frozenset({"source", "from", "switch", "use"})
 
 
-def _says(words: tuple[str, ...], *phrase: str) -> bool:
-    """Whether these words hold the phrase, word after word."""
-    n = len(phrase)
-    return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
-
-
 def resolve_agent(
     turn: Turn,
     state: AssistantState,
@@ -70,7 +64,7 @@ def resolve_agent(
         last_agent=state.last_agent,
         last_run=state.last_agent_run,
     )
-    meant = referent(read(text), in_view)
+    meant = referent(turn.reading_of(text), in_view)
     if meant is not None:
         return agents.agent_find(tenant=tenant, reference=meant)
     if guess and entities.get("source"):
@@ -111,7 +105,7 @@ def which_agent(turn: Turn, state: AssistantState, action: ActionType) -> Outcom
 
 
 def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
-    if Topic.WHAT_YOU_DO in read(text).topics:
+    if Topic.WHAT_YOU_DO in turn.reading_of(text).topics:
         return Outcome(
             Reply(
                 _("Here's what I can do:")
@@ -131,11 +125,11 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             ),
             state,
         )
-    if read(text).shows(Act.ASKS_WHICH_PAUSED) and not entities.get("agent"):
+    reading = turn.reading_of(text)
+    if reading.shows(Act.ASKS_WHICH_PAUSED) and not entities.get("agent"):
         return _paused_list(turn, state)
-    words = read(text).words
-    wants_list = not _LIST_WORDS.isdisjoint(words) or _says(words, "my", "agents")
-    how_many = read(text).shows(Act.ASKS_HOW_MANY_AGENTS)
+    wants_list = not _LIST_WORDS.isdisjoint(reading.words) or reading.says("my", "agents")
+    how_many = reading.shows(Act.ASKS_HOW_MANY_AGENTS)
     agent = None if how_many else resolve_agent(turn, state, entities, text)
     if agent is not None and (entities.get("agent") or not wants_list):
         return _details(state, agent, text)
@@ -272,15 +266,15 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     text = turn.message
     if not text.strip().endswith("?"):
         return None
-    if state.listed_agents and not _WHICH_WORDS.isdisjoint(read(text).words):
+    if state.listed_agents and not _WHICH_WORDS.isdisjoint(turn.reading_of(text).words):
         listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
         stems = _stems(text) - _GENERIC_STEMS
         hits = [a for a in listed if stems & _stems(a.name + " " + a.description)]
         if len(hits) == 1:
             return _details(state, hits[0], text)
     if state.last_agent and (
-        read(text).shows(Act.ASKS_WHEN_IT_RUNS, Act.ASKS_WHERE_IT_SENDS)
-        or _says(read(text).words, "what", "does", "it")
+        turn.reading_of(text).shows(Act.ASKS_WHEN_IT_RUNS, Act.ASKS_WHERE_IT_SENDS)
+        or turn.reading_of(text).says("what", "does", "it")
     ):
         agent = agents.agent_find(tenant=turn.tenant, reference=state.last_agent)
         if agent is not None:
@@ -410,7 +404,7 @@ def delete_or_confirm(
             ),
             state.replace(last_agent=agent.name),
         )
-    if read(text).shows(Act.WAIVES_CONFIRMATION):
+    if turn.reading_of(text).shows(Act.WAIVES_CONFIRMATION):
         return delete_confirmed(state, agent.id, agent.name)
     question = (
         _("Delete %(name)s (%(description)s)?") if agent.description else _("Delete %(name)s?")
@@ -504,7 +498,8 @@ def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text:
     if destination:
         changes["destination"] = destination
     if found.get("source") and (
-        not _SOURCE_WORDS.isdisjoint(read(text).words) or _says(read(text).words, "instead", "of")
+        not _SOURCE_WORDS.isdisjoint(turn.reading_of(text).words)
+        or turn.reading_of(text).says("instead", "of")
     ):
         changes["source"] = found["source"]
     written = renamed_as_written(text, found["new_name"]) if found.get("new_name") else ""

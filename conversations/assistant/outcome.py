@@ -13,7 +13,7 @@ from conversations.agents.selectors import agent_refs
 from conversations.assistant.effects import Effect
 from conversations.assistant.state import AssistantState
 from conversations.models import Tenant
-from intents.reading.reading import Reading
+from intents.reading.reading import Reading, read
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
 from intents.understanding import Understanding
 
@@ -46,6 +46,11 @@ class Turn:
     @property
     def reading(self) -> Reading:
         return self.understanding.reading
+
+    def reading_of(self, text: str) -> Reading:
+        """The turn's own reading (with what the LLM understood) when ``text`` is its message;
+        a text kept from earlier (a pending request) read on its own."""
+        return self.reading if text == self.message else read(text)
 
 
 @dataclass

@@ -503,16 +503,16 @@ def _act(
         if resumed is not None:
             return resumed
     if action == ActionType.CREATE_AGENT:
-        asked = read(text).shows(Act.ASKS_FOR_AGENT) or turn.intent.method == "fast_path"
+        asked = turn.reading_of(text).shows(Act.ASKS_FOR_AGENT) or turn.intent.method == "fast_path"
         return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
     if action == ActionType.QUERY_INFO and asks_for_skills(text):
         return Outcome(skills_reply(turn), state)
     if (
         action == ActionType.QUERY_INFO
         and is_question(text)
-        and not _about_an_agent(state, entities, read(text))
+        and not _about_an_agent(state, entities, turn.reading_of(text))
     ):
-        answered = answer_platform_question(turn, read(text))
+        answered = answer_platform_question(turn, turn.reading_of(text))
         if answered is not None:
             return Outcome(answered, state)
     if action == ActionType.QUERY_INFO:
@@ -523,9 +523,9 @@ def _act(
         return agents.update(turn, state, entities, text)
     if action == ActionType.MANAGE_PLATFORM:
         # "can you add maria@… as a viewer?" asks for something done, not how things work.
-        asks_how = is_question(text) and not read(text).shows(Act.ASKS_FOR_IT)
-        answered = answer_platform_question(turn, read(text)) if asks_how else None
-        return Outcome(answered or manage(turn, read(text)), state)
+        asks_how = is_question(text) and not turn.reading_of(text).shows(Act.ASKS_FOR_IT)
+        answered = answer_platform_question(turn, turn.reading_of(text)) if asks_how else None
+        return Outcome(answered or manage(turn, turn.reading_of(text)), state)
     if action == ActionType.CREATE_SKILL:
         return skill_session_start(turn, state, text)
     return Outcome(

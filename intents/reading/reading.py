@@ -214,12 +214,12 @@ class Reading:
 
     def mentions(self, name: str) -> bool:
         """Whether the message names this agent, whole or word by word ("jira-overdue-watch")."""
-        words = self.parsed.tokens
-        if normalize(name) in words:
-            return True
-        parts = name_words(name)
-        n = len(parts)
-        return n > 0 and any(words[i : i + n] == parts for i in range(len(words) - n + 1))
+        return normalize(name) in self.parsed.tokens or self.says(*name_words(name))
+
+    def says(self, *phrase: str) -> bool:
+        """Whether the message's words hold ``phrase``, word after word."""
+        words, n = self.parsed.tokens, len(phrase)
+        return n > 0 and any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
     def pick(self, size: int) -> int | None:
         """The 0-based item of a numbered list of ``size`` that the message picks, if any."""

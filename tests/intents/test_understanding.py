@@ -90,3 +90,22 @@ def test_a_yes_only_the_llm_understood_takes_the_proposal_up(
     assert second["assistant_message"]["content"].startswith("Done! I've created")
     (agent,) = Agent.objects.for_tenant(world.tenant_a)
     assert "lovely" not in str(agent.config)  # the yes is no detail of the agent
+
+
+@pytest.mark.django_db
+def test_the_turns_own_message_is_read_with_what_the_llm_understood(world: World) -> None:
+    from conversations.assistant.outcome import Turn
+
+    turn = Turn(
+        tenant=world.tenant_a,
+        user=world.owner,
+        role="member",
+        conversation_id="01C",
+        message="that'd be lovely",
+        message_id="01M",
+        intent=_llm(dialogue_act="affirm"),
+        agents=(),
+    )
+    assert turn.reading_of("that'd be lovely") is turn.reading
+    assert turn.reading_of("that'd be lovely").yes  # the LLM's yes, kept
+    assert not turn.reading_of("a pending request, read on its own").yes
