@@ -21,11 +21,7 @@ PATTERN_CEILING = 302
 
 # The policy files that still use re today. A file leaves the list when it stops, and none
 # joins it: the test fails both ways, so the list shrinks with the code.
-STILL_IMPORTING_RE = frozenset(
-    {
-        "conversations/assistant/slots.py",
-    }
-)
+STILL_IMPORTING_RE = frozenset({})
 
 # The language code's longest function and largest module, in lines (a function from its
 # `def` line to its last line; a module, every line). Targets: 80 lines a function, 500 a
@@ -36,7 +32,7 @@ LARGEST_MODULE_CEILING = 1028  # intents/offline/lexicon.py
 # Every line of the code that reads text (READING_FILES). Target: 6,000. Lower it whenever the
 # figure drops; never raise it. (Raised, from 11,187, in the session that added the one reader,
 # intents/reading/, the understanding and the reply templates: they landed before the old
-# readers they replace in intents/offline/ and conversations/assistant/slots.py could go.
+# readers they replace in intents/offline/ and intents/reading/details.py could go.
 # Those deletions are the next step.)
 READING_LINES_CEILING = 13118
 

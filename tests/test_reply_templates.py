@@ -23,7 +23,7 @@ CEILINGS = {
     "conversations/assistant/platform.py": 0,
     "conversations/assistant/respond.py": 0,
     "conversations/assistant/skills.py": 0,
-    "conversations/assistant/slots.py": 19,
+    "intents/reading/details.py": 19,  # a reader: its values are still worded in code
     "conversations/assistant/state.py": 0,
     "conversations/assistant/text.py": 0,
     "conversations/assistant/wizard.py": 0,

@@ -21,7 +21,6 @@ from conversations.assistant.agent_replies import (
 )
 from conversations.assistant.effects import DeleteAgent, RunAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.slots import Schedule, destination_in, renamed_as_written, zone_in
 from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, called, display, numbered, with_title
 from conversations.assistant.wizard import tenant_zone
@@ -29,6 +28,7 @@ from conversations.models import Agent, Membership, new_id
 from intents.offline.entities import extract_entities
 from intents.reading.acts import Act
 from intents.reading.agent_words import asks
+from intents.reading.details import Schedule, destination_in, renamed_as_written, zone_in
 from intents.reading.reading import read
 from intents.reading.referent import InView, referent
 from intents.reading.topics import Topic

@@ -19,12 +19,12 @@ from conversations.agents import selectors as agents
 from conversations.assistant.agents import delete_wanted, may_delete
 from conversations.assistant.effects import DeleteAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.slots import is_question
 from conversations.assistant.state import AssistantState
 from conversations.assistant.text import as_written, numbered
 from conversations.models import Agent
 from intents.offline.lexicon import words
 from intents.reading.acts import Act
+from intents.reading.details import is_question
 from intents.reading.reading import Reading, name_words
 
 NAMED_AT_MOST = 20  # agents a reply lists one by one; the rest are counted

@@ -37,7 +37,6 @@ from conversations.assistant.skills import (
     skills_reply,
     wants_to_resume,
 )
-from conversations.assistant.slots import is_acknowledgement, is_question, read_slots, taken_back
 from conversations.assistant.state import AssistantState, Option, Wizard
 from conversations.assistant.wizard import (
     amend_created,
@@ -53,6 +52,7 @@ from conversations.models import Tenant
 from intents.offline.schedule import find_time
 from intents.offline.text import normalize
 from intents.reading.acts import Act
+from intents.reading.details import is_acknowledgement, is_question, read_slots, taken_back
 from intents.reading.reading import Reading, read
 from intents.reading.referent import by_own_word
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult

@@ -15,7 +15,6 @@ from collections.abc import Mapping
 from conversations.agents import selectors as agents
 from conversations.assistant.effects import CreateAgent, DeleteAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.slots import Schedule, is_one_off, read_slots, schedule_words
 from conversations.assistant.state import AssistantState, Created, Wizard
 from conversations.assistant.text import (
     TOOL_NAMES,
@@ -69,6 +68,7 @@ from conversations.assistant.wizard_replies import (
     WORKS_ON,
 )
 from conversations.models import Agent, new_id
+from intents.reading.details import Schedule, is_one_off, read_slots, schedule_words
 from intents.reading.values import addresses_in, clock_in, first_clause, with_words_after_and
 
 MAX_QUESTIONS = 3

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conversations.assistant.slots import (
+from intents.reading.details import (
     destination_in,
     name_as_written,
     name_in,
