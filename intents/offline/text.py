@@ -218,17 +218,26 @@ def _quantifiers_are_not_schedules(units: list[Unit], tokens: list[str]) -> None
             units[index] = Unit("all", (), unit.start, unit.end)
 
 
-def parse(
-    message: str,
-    analyzer: Analyzer,
-    agents: AgentKeys = (),
-    *,
-    normalized: bool = False,
-) -> Parsed:
-    """Normalize and tokenize a message, then map it to lexicon units."""
-    norm = message if normalized else normalize(message)
-    flags: set[str] = set()
-    # Slugs ("notion-reporter", "google_sheets") are looked at whole, then as their parts.
+def _names_a_thing(tokens: Sequence[str], raw: Sequence[str], at: int, tok: str) -> bool:
+    """Whether the slug ``raw[at]`` is a name the user gives something, read from the word
+    before it (naming, renaming) or after it (a container), so it is kept whole."""
+    return bool(
+        tokens
+        and (
+            tokens[-1] in _NAMING
+            or (tokens[-1] in _RENAME_TO and any(t.startswith(_RENAME) for t in tokens[-4:]))
+        )
+    ) or ("." not in tok and at + 1 < len(raw) and raw[at + 1] in _CONTAINERS)
+
+
+def _tokens(
+    norm: str, analyzer: Analyzer, flags: set[str]
+) -> tuple[list[str], set[int], dict[int, str]]:
+    """The tokens of normalized text, with where a slug was split and where one is a name.
+
+    Slugs ("notion-reporter", "google_sheets") are looked at whole, then as their parts; a
+    channel or an address sets its flag in ``flags``.
+    """
     tokens: list[str] = []
     whole: set[int] = set()
     names: dict[int, str] = {}
@@ -248,15 +257,7 @@ def parse(
             pieces = [p for p in _SLUG_SPLIT_RE.split(tok) if p]
             if len(pieces) < 2:
                 tokens.append(tok)
-            elif (
-                tokens
-                and (
-                    tokens[-1] in _NAMING
-                    or (
-                        tokens[-1] in _RENAME_TO and any(t.startswith(_RENAME) for t in tokens[-4:])
-                    )
-                )
-            ) or ("." not in tok and at + 1 < len(raw) and raw[at + 1] in _CONTAINERS):
+            elif _names_a_thing(tokens, raw, at, tok):
                 # "named standup-digest", "rename it to payment-failures", "the
                 # billing-service repo" (not "the monday.com board", a tool): a name says
                 # nothing of what is wanted.
@@ -265,10 +266,39 @@ def parse(
             else:
                 whole.add(len(tokens))
                 tokens.extend(pieces)
+    return tokens, whole, names
+
+
+def _phrase_unit(tokens: Sequence[str], i: int, lex: Lexicon) -> Unit | None:
+    """The lexicon phrase (the longest one) or one-word phrase at token ``i``, if any."""
+    tok = tokens[i]
+    phrases = lex.phrases
+    if i + 1 < len(tokens) and (tok, tokens[i + 1]) in lex.phrase_pairs:
+        k = _longest_phrase(tokens, i, lex)
+        if k:
+            key = tuple(tokens[i : i + k])
+            entry = phrases[key]
+            return Unit(entry[0], entry[1], i, i + k, lex.phrase_tags.get(key, ""))
+    entry1 = phrases.get((tok,))
+    if entry1 is not None:
+        return Unit(entry1[0], entry1[1], i, i + 1, lex.phrase_tags.get((tok,), ""))
+    return None
+
+
+def _units(
+    tokens: Sequence[str],
+    whole: set[int],
+    names: Mapping[int, str],
+    analyzer: Analyzer,
+    agents: AgentKeys,
+    flags: set[str],
+) -> list[Unit]:
+    """The lexicon units of the tokens, in order: an agent's name, a name the user gives, a
+    separable verb, a phrase, then the word on its own; a split slug sets "slug" in ``flags``."""
     units: list[Unit] = []
     add = units.append
     lex = analyzer.lexicon
-    phrases, phrase_first, phrase_pairs = lex.phrases, lex.phrase_first, lex.phrase_pairs
+    phrases, phrase_first = lex.phrases, lex.phrase_first
     analyze = analyzer.analyze
     exact_index, loose_index = _agent_index(agents)
     agent_first = exact_index.keys() | loose_index.keys()
@@ -302,18 +332,10 @@ def parse(
         if i in whole:
             flags.add("slug")
         if tok in phrase_first:
-            if i + 1 < n and (tok, tokens[i + 1]) in phrase_pairs:
-                k = _longest_phrase(tokens, i, lex)
-                if k:
-                    key = tuple(tokens[i : i + k])
-                    entry = phrases[key]
-                    add(Unit(entry[0], entry[1], i, i + k, lex.phrase_tags.get(key, "")))
-                    i += k
-                    continue
-            entry1 = phrases.get((tok,))
-            if entry1 is not None:
-                add(Unit(entry1[0], entry1[1], i, i + 1, lex.phrase_tags.get((tok,), "")))
-                i += 1
+            unit = _phrase_unit(tokens, i, lex)
+            if unit is not None:
+                add(unit)
+                i = unit.end
                 continue
         if tok[0] == "#":
             add(Unit("__channel__", ("CHAT",), i, i + 1, tok))
@@ -323,6 +345,21 @@ def parse(
             for canon, concepts in analyze(tok):
                 add(Unit(canon, concepts, i, i + 1))
         i += 1
+    return units
+
+
+def parse(
+    message: str,
+    analyzer: Analyzer,
+    agents: AgentKeys = (),
+    *,
+    normalized: bool = False,
+) -> Parsed:
+    """Normalize and tokenize a message, then map it to lexicon units."""
+    norm = message if normalized else normalize(message)
+    flags: set[str] = set()
+    tokens, whole, names = _tokens(norm, analyzer, flags)
+    units = _units(tokens, whole, names, analyzer, agents, flags)
     _quantifiers_are_not_schedules(units, tokens)
     return Parsed(
         norm=norm,
