@@ -18,8 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
 from intents.reading.acts import Act
-from intents.reading.reading import read
-from intents.reading.skill import SkillDetails, read_skill_details
+from intents.reading.reading import Reading
+from intents.reading.skill import SkillDetails
 from skill_sessions.context import SkillContext
 
 # Marked for translation here, translated where they are asked (``question``).
@@ -145,10 +145,11 @@ def definition(context: SkillContext) -> dict[str, Any]:
     }
 
 
-def skill_start(message: str) -> Step:
+def skill_start(said: Reading) -> Step:
+    """The opening request (read once, by the turn): what it already says is not asked."""
     context = SkillContext()
-    _read_opening(context, read_skill_details(message))
-    context.history.append({"role": "user", "content": message})
+    _read_opening(context, said.skill_details)
+    context.history.append({"role": "user", "content": said.source})
     step = _ask_or_confirm(context, _("Let's build that skill."))
     step.context.history.append({"role": "assistant", "content": step.reply})
     return step
@@ -157,7 +158,7 @@ def skill_start(message: str) -> Step:
 Generator = Callable[[SkillContext], dict[str, Any]]
 
 
-def skill_step(context: SkillContext, message: str, *, generate: Generator | None = None) -> Step:
+def skill_step(context: SkillContext, said: Reading, *, generate: Generator | None = None) -> Step:
     """One exchange: the next state, the reply, and whether the skill is to be created.
 
     ``generate`` writes the definition (``generate.generate_definition``: the LLM when one is
@@ -166,14 +167,13 @@ def skill_step(context: SkillContext, message: str, *, generate: Generator | Non
     context = dataclasses.replace(
         context, examples=list(context.examples), history=list(context.history)
     )
-    context.history.append({"role": "user", "content": message})
-    step = _transition(context, message, generate or definition)
+    context.history.append({"role": "user", "content": said.source})  # stored, not read
+    step = _transition(context, said, generate or definition)
     step.context.history.append({"role": "assistant", "content": step.reply})
     return step
 
 
-def _transition(context: SkillContext, message: str, generate: Generator) -> Step:
-    reading = read(message)
+def _transition(context: SkillContext, reading: Reading, generate: Generator) -> Step:
     if reading.shows(Act.STOPS):
         context.state, context.asking = "cancelled", ""
         return Step(_("Okay, I've stopped building that skill. Nothing was created."), context)
@@ -181,7 +181,7 @@ def _transition(context: SkillContext, message: str, generate: Generator) -> Ste
         return Step(_("That skill session is finished. Start a new one any time."), context)
     if context.state == "confirming":
         # "no, call it receipt-reader": the change is what follows the no.
-        details = read_skill_details(reading.rest_after(Act.OPENS_WITH_NO))
+        details = reading.after(Act.OPENS_WITH_NO).skill_details
         if reading.opens_with_yes and not details.name:
             return _generate(context, generate)
         _read_answer(context, details)
@@ -190,7 +190,7 @@ def _transition(context: SkillContext, message: str, generate: Generator) -> Ste
         # A retry of what failed, with everything gathered; a second failure in a row is
         # not made the user's problem: the template is used.
         return _generate(context, generate, fallback=definition)
-    _read_answer(context, read_skill_details(message))
+    _read_answer(context, reading.skill_details)
     return _ask_or_confirm(context, _("Got it."))
 
 

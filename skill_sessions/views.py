@@ -19,6 +19,7 @@ from rest_framework.views import APIView
 from conversations.api.pagination import page_body
 from conversations.models import new_id
 from conversations.tenancy.permissions import request_tenant, request_user
+from intents.reading.reading import read
 from intents.redaction import redact
 from skill_sessions import services
 from skill_sessions.flow import Step, skill_start, skill_step
@@ -117,7 +118,7 @@ class SkillSessionListView(APIView):
         body = SkillMessageSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         # The builder (and so the skill's name, description and definition) sees no secret.
-        step = skill_start(redact(body.validated_data["message"]).text)
+        step = skill_start(read(redact(body.validated_data["message"]).text))
         row = apply_step(request, services.session_new_id(), step, expected_version=0)
         return Response(_turn(row, step), status=status.HTTP_201_CREATED)
 
@@ -143,7 +144,7 @@ class SkillSessionMessagesView(APIView):
         loaded = _visible(request, session_id, to_change=True)
         step = skill_step(
             loaded.context,
-            redact(body.validated_data["message"]).text,
+            read(redact(body.validated_data["message"]).text),
             generate=generate_definition,
         )
         try:

@@ -25,14 +25,13 @@ from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, called, display, numbered, with_title
 from conversations.assistant.wizard import tenant_zone
 from conversations.models import Agent, Membership, new_id
-from intents.offline.entities import extract_entities
 from intents.reading.acts import Act
-from intents.reading.agent_words import asks
-from intents.reading.details import Schedule, destination_in, renamed_as_written, zone_in
-from intents.reading.reading import read
+from intents.reading.details import Schedule
+from intents.reading.reading import Reading
 from intents.reading.referent import InView, referent
+from intents.reading.said import stems_of
 from intents.reading.topics import Topic
-from intents.reading.values import clock_in, with_clock
+from intents.reading.values import Setting
 from intents.types import ActionType
 
 MAX_LISTED = 20
@@ -45,7 +44,7 @@ def resolve_agent(
     turn: Turn,
     state: AssistantState,
     entities: Mapping[str, str],
-    text: str,
+    said: Reading,
     *,
     guess: bool = False,
 ) -> Agent | None:
@@ -64,7 +63,7 @@ def resolve_agent(
         last_agent=state.last_agent,
         last_run=state.last_agent_run,
     )
-    meant = referent(turn.reading_of(text), in_view)
+    meant = referent(said, in_view)
     if meant is not None:
         return agents.agent_find(tenant=tenant, reference=meant)
     if guess and entities.get("source"):
@@ -104,8 +103,8 @@ def which_agent(turn: Turn, state: AssistantState, action: ActionType) -> Outcom
     )
 
 
-def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
-    if Topic.WHAT_YOU_DO in turn.reading_of(text).topics:
+def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], said: Reading) -> Outcome:
+    if Topic.WHAT_YOU_DO in said.topics:
         return Outcome(
             Reply(
                 _("Here's what I can do:")
@@ -125,14 +124,14 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: 
             ),
             state,
         )
-    reading = turn.reading_of(text)
+    reading = said
     if reading.shows(Act.ASKS_WHICH_PAUSED) and not entities.get("agent"):
         return _paused_list(turn, state)
     wants_list = not _LIST_WORDS.isdisjoint(reading.words) or reading.says("my", "agents")
     how_many = reading.shows(Act.ASKS_HOW_MANY_AGENTS)
-    agent = None if how_many else resolve_agent(turn, state, entities, text)
+    agent = None if how_many else resolve_agent(turn, state, entities, said)
     if agent is not None and (entities.get("agent") or not wants_list):
-        return _details(state, agent, text)
+        return _details(state, agent, said)
     listed = agents.agents_first(tenant=turn.tenant, limit=MAX_LISTED + 1)
     if not listed:
         return Outcome(
@@ -189,10 +188,10 @@ def _paused_list(turn: Turn, state: AssistantState) -> Outcome:
     )  # fmt: skip
 
 
-def _answer(agent: Agent, text: str) -> str | None:
+def _answer(agent: Agent, said: Reading | None) -> str | None:
     """The sentence that answers when the agent runs or where it sends, if the message asks."""
     config = agent.config or {}
-    if read(text).shows(Act.ASKS_WHEN_IT_RUNS):
+    if said is not None and said.shows(Act.ASKS_WHEN_IT_RUNS):
         schedule = str(config.get("schedule") or "")
         if schedule:
             return _("%(name)s runs %(schedule)s.") % {
@@ -200,7 +199,7 @@ def _answer(agent: Agent, text: str) -> str | None:
                 "schedule": lowered(schedule),
             }
         return _("%(name)s has no schedule: it runs when you ask.") % {"name": agent.name}
-    if read(text).shows(Act.ASKS_WHERE_IT_SENDS):
+    if said is not None and said.shows(Act.ASKS_WHERE_IT_SENDS):
         destination = str(config.get("destination") or "")
         if destination:
             return _("%(name)s sends what it finds to %(destination)s.") % {
@@ -213,7 +212,7 @@ def _answer(agent: Agent, text: str) -> str | None:
     return None
 
 
-def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
+def _details(state: AssistantState, agent: Agent, said: Reading | None = None) -> Outcome:
     last = agents.agent_last_run(agent=agent)
     name = shown_name(agent)
     lines = [
@@ -221,7 +220,7 @@ def _details(state: AssistantState, agent: Agent, text: str = "") -> Outcome:
         if agent.description
         else name
     ]
-    answer = _answer(agent, text)
+    answer = _answer(agent, said)
     if answer is not None:
         lines.insert(0, answer)
     lines += [
@@ -251,42 +250,36 @@ _GENERIC_STEMS = frozenset(
 )  # fmt: skip
 
 
-def _stems(text: str, ascii_only: bool = False) -> set[str]:
-    """The first five letters of each word of four letters or more (lower-cased; with
-    ``ascii_only``, a word is a-z letters only, else letters, digits and "_")."""
-    kept = ("a" <= c <= "z" if ascii_only else c.isalnum() or c == "_" for c in text.lower())
-    spaced = "".join(c if keep else " " for c, keep in zip(text.lower(), kept, strict=True))
-    return {w[:5] for w in spaced.split() if len(w) >= 4}
-
-
 def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     """A question about the agent just talked about, or about one of the agents just listed
     ("which time zone is that in?", "which one of those handles the finance stuff?"),
     answered from its stored configuration; None when the message is not such a question."""
-    text = turn.message
-    if not text.strip().endswith("?"):
+    said = turn.reading
+    if not said.ends_asking:
         return None
-    if state.listed_agents and not _WHICH_WORDS.isdisjoint(turn.reading_of(text).words):
+    if state.listed_agents and not _WHICH_WORDS.isdisjoint(said.words):
         listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
-        stems = _stems(text) - _GENERIC_STEMS
-        hits = [a for a in listed if stems & _stems(a.name + " " + a.description)]
+        stems = said.stems - _GENERIC_STEMS
+        hits = [a for a in listed if stems & stems_of(a.name + " " + a.description)]
         if len(hits) == 1:
-            return _details(state, hits[0], text)
+            return _details(state, hits[0], said)
     if state.last_agent and (
-        turn.reading_of(text).shows(Act.ASKS_WHEN_IT_RUNS, Act.ASKS_WHERE_IT_SENDS)
-        or turn.reading_of(text).says("what", "does", "it")
+        said.shows(Act.ASKS_WHEN_IT_RUNS, Act.ASKS_WHERE_IT_SENDS)
+        or said.says("what", "does", "it")
     ):
         agent = agents.agent_find(tenant=turn.tenant, reference=state.last_agent)
         if agent is not None:
-            return _details(state, agent, text)
+            return _details(state, agent, said)
     return None
 
 
-def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
-    agent = resolve_agent(turn, state, entities, text)
+def execute(
+    turn: Turn, state: AssistantState, entities: Mapping[str, str], said: Reading
+) -> Outcome:
+    agent = resolve_agent(turn, state, entities, said)
     if agent is None:
         # "run it" needs a name; a described task gets choices that say what would happen.
-        if len(text.split()) >= 8 and text == turn.message:
+        if said.length >= 8 and turn.is_own(said):
             return task_options(turn, state)
         return which_agent(turn, state, ActionType.EXECUTE_TASK)
     run = RunAgent(run_id=new_id(), agent_id=agent.id)
@@ -311,11 +304,10 @@ def execute(turn: Turn, state: AssistantState, entities: Mapping[str, str], text
 
 def _closest_agent(turn: Turn) -> Agent | None:
     """The agent whose name and description share the most word stems with the request."""
-    stems = _stems(turn.message, ascii_only=True)
-    stems -= {"agent", "about", "their"}
+    stems = turn.reading.ascii_stems - {"agent", "about", "their"}
     best, best_score = None, 0
     for agent in agents.agents_for_matching(tenant=turn.tenant):
-        score = len(stems & _stems(agent.name + " " + agent.description, ascii_only=True))
+        score = len(stems & stems_of(agent.name + " " + agent.description, ascii_only=True))
         if score > best_score:
             best, best_score = agent, score
     return best
@@ -379,16 +371,16 @@ def may_delete(turn: Turn, agent: Agent) -> bool:
     return agent_services.agent_deletable_by(agent=agent, user=turn.user, admin=admin)
 
 
-def delete_wanted(text: str) -> bool:
-    return read(text).shows(Act.ASKS_TO_DELETE)
+def delete_wanted(said: Reading) -> bool:
+    return said.shows(Act.ASKS_TO_DELETE)
 
 
 def delete_or_confirm(
-    turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str
+    turn: Turn, state: AssistantState, entities: Mapping[str, str], said: Reading
 ) -> Outcome | None:
     """ "delete the last one": the agent it names, deleted once the user says yes (or at once
     when they waived that); None when no agent of the tenant is meant."""
-    agent = resolve_agent(turn, state, entities, text)
+    agent = resolve_agent(turn, state, entities, said)
     if agent is None:
         return None
     if not may_delete(turn, agent):
@@ -404,7 +396,7 @@ def delete_or_confirm(
             ),
             state.replace(last_agent=agent.name),
         )
-    if turn.reading_of(text).shows(Act.WAIVES_CONFIRMATION):
+    if said.shows(Act.WAIVES_CONFIRMATION):
         return delete_confirmed(state, agent.id, agent.name)
     question = (
         _("Delete %(name)s (%(description)s)?") if agent.description else _("Delete %(name)s?")
@@ -440,11 +432,11 @@ def delete_confirmed(state: AssistantState, agent_id: str, name: str) -> Outcome
     )
 
 
-def pause_wanted(text: str) -> bool | None:
+def pause_wanted(said: Reading) -> bool | None:
     """True for "pause it", False for "resume it", None when the message asks neither."""
-    if "resume" in asks(text):
+    if "resume" in said.agent_commands:
         return False
-    if "pause" in asks(text):
+    if "pause" in said.agent_commands:
         return True
     return None
 
@@ -463,46 +455,48 @@ def _pause_or_resume(state: AssistantState, agent: Agent, paused: bool) -> Outco
 
 
 def pause_or_resume(
-    turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str
+    turn: Turn, state: AssistantState, entities: Mapping[str, str], said: Reading
 ) -> Outcome | None:
     """ "pause the second one", "setz ihn wieder fort": done, or None when the message asks
     neither or names no agent."""
-    paused = pause_wanted(text)
+    paused = pause_wanted(said)
     if paused is None:
         return None
-    agent = resolve_agent(turn, state, entities, text)
+    agent = resolve_agent(turn, state, entities, said)
     if agent is None:
         return None
     return _pause_or_resume(state.replace(last_agent=agent.name), agent, paused)
 
 
-def update(turn: Turn, state: AssistantState, entities: Mapping[str, str], text: str) -> Outcome:
-    paused = pause_or_resume(turn, state, entities, text)
+def update(
+    turn: Turn, state: AssistantState, entities: Mapping[str, str], said: Reading
+) -> Outcome:
+    paused = pause_or_resume(turn, state, entities, said)
     if paused is not None:
         return paused
-    agent = resolve_agent(turn, state, entities, text)
+    agent = resolve_agent(turn, state, entities, said)
     if agent is None:
         return which_agent(turn, state, ActionType.UPDATE_AGENT)
     state = state.replace(last_agent=agent.name)
-    found = {**extract_entities(text), **{k: v for k, v in entities.items() if v}}
+    found = {**said.entities, **{k: v for k, v in entities.items() if v}}
     before = dict(agent.config or {})
+    schedule = Setting(str(before.get("schedule") or ""))
     changes: dict[str, str] = {}
     if found.get("schedule") or found.get("frequency"):
         # In the zone the user names, else the one the agent runs in, else the tenant's.
-        zone = zone_in(text) or zone_in(str(before.get("schedule", ""))) or tenant_zone(turn)
+        zone = said.zone or schedule.zone or tenant_zone(turn)
         changes["schedule"] = Schedule(found.get("schedule") or found["frequency"], zone).words()
-    elif found.get("time") and clock_in(str(before.get("schedule", ""))) is not None:
+    elif found.get("time") and schedule.clock is not None:
         # "Verschieb den Standup-Agenten auf 10:15": the same days, at the new time.
-        changes["schedule"] = with_clock(str(before["schedule"]), found["time"])
-    destination = destination_in(text, found.get("destination"))
+        changes["schedule"] = schedule.with_clock(found["time"])
+    destination = said.destination(found.get("destination"))
     if destination:
         changes["destination"] = destination
     if found.get("source") and (
-        not _SOURCE_WORDS.isdisjoint(turn.reading_of(text).words)
-        or turn.reading_of(text).says("instead", "of")
+        not _SOURCE_WORDS.isdisjoint(said.words) or said.says("instead", "of")
     ):
         changes["source"] = found["source"]
-    written = renamed_as_written(text, found["new_name"]) if found.get("new_name") else ""
+    written = said.renamed_as_written(found["new_name"]) if found.get("new_name") else ""
     new_name = agents.agent_name(written) if written else None
     if new_name and written != new_name:
         # "rename sentry-digest to Crash Morning Brief": the name as written stays with it.

@@ -101,7 +101,7 @@ def clarify(turn: Turn, state: AssistantState) -> Outcome:
         if fallback not in ranked and fallback not in ruled_out:
             ranked.append(fallback)
     ranked.append(ActionType.UNKNOWN)
-    agent = resolve_agent(turn, state, dict(intent.entities), turn.message, guess=True)
+    agent = resolve_agent(turn, state, dict(intent.entities), turn.reading, guess=True)
     options = [
         {
             "n": n,

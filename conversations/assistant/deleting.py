@@ -24,8 +24,7 @@ from conversations.assistant.text import as_written, numbered
 from conversations.models import Agent
 from intents.offline.lexicon import words
 from intents.reading.acts import Act
-from intents.reading.details import is_question
-from intents.reading.reading import Reading, name_words
+from intents.reading.reading import Reading
 
 NAMED_AT_MOST = 20  # agents a reply lists one by one; the rest are counted
 AT_ONCE = 200  # agents one confirmation may delete
@@ -44,9 +43,9 @@ def requested(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | N
         return None
     if follow.shows(Act.DELETES_ALL):
         return _all_but(turn, state, follow)
-    if "V_DELETE" not in follow.concepts or is_question(turn.message):
+    if "V_DELETE" not in follow.concepts or follow.question:
         return None
-    if not delete_wanted(turn.message):  # "remove #random from the digest" deletes nothing
+    if not delete_wanted(follow):  # "remove #random from the digest" deletes nothing
         return None
     named = named_in(follow, agents.agents_for_matching(tenant=turn.tenant))
     if len(named) < 2:
@@ -139,14 +138,7 @@ def named_in(reading: Reading, candidates: Sequence[Agent]) -> list[Agent]:
     """The candidates the message names outright (whole, or their words in a row), in their
     order; a name met only inside a longer one named ("jira-watch" in "jira-watch-2") is not
     named."""
-    said = reading.words
-    spans: dict[str, list[tuple[int, int]]] = {}
-    for agent in candidates:
-        parts = name_words(agent.name)
-        n = len(parts)
-        spans[agent.name] = [
-            (i, i + n) for i in range(len(said) - n + 1) if n and said[i : i + n] == parts
-        ]
+    spans = {agent.name: reading.spans_of(agent.name) for agent in candidates}
     every = [(name, span) for name, found in spans.items() for span in found]
 
     def on_its_own(name: str, span: tuple[int, int]) -> bool:

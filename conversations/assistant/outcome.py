@@ -47,10 +47,16 @@ class Turn:
     def reading(self) -> Reading:
         return self.understanding.reading
 
-    def reading_of(self, text: str) -> Reading:
-        """The turn's own reading (with what the LLM understood) when ``text`` is its message;
-        a text kept from earlier (a pending request) read on its own."""
-        return self.reading if text == self.message else read(text)
+    def reading_of(self, kept: str) -> Reading:
+        """The reading of a request kept from an earlier turn (the one a list of options was
+        about): the turn's own reading, with what the LLM understood, when it is this
+        message. The one door through which the policy gets a text read."""
+        return self.reading if kept == self.message else read(kept)
+
+    def is_own(self, said: Reading) -> bool:
+        """Whether ``said`` is this turn's message (not a request kept from an earlier one,
+        nor the part of it after a yes)."""
+        return said is self.reading
 
 
 @dataclass

@@ -37,7 +37,7 @@ from conversations.assistant.skills import (
     skills_reply,
     wants_to_resume,
 )
-from conversations.assistant.state import AssistantState, Option, Wizard
+from conversations.assistant.state import AssistantState, Created, Option, Wizard
 from conversations.assistant.wizard import (
     amend_created,
     describe,
@@ -49,11 +49,8 @@ from conversations.assistant.wizard import (
     wizard_summary,
 )
 from conversations.models import Tenant
-from intents.offline.schedule import find_time
-from intents.offline.text import normalize
 from intents.reading.acts import Act
-from intents.reading.details import is_acknowledgement, is_question, read_slots, taken_back
-from intents.reading.reading import Reading, read
+from intents.reading.reading import Reading
 from intents.reading.referent import by_own_word
 from intents.types import CLARIFY_BELOW, ActionType, IntentResult
 from skill_sessions.services import LoadedSession
@@ -123,16 +120,35 @@ def _flow_action(reply: Reply) -> ActionType | None:
 
 
 def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
+    """The turn through the flows, in order: what the last reply left waiting (a deletion, a
+    creation, an open skill or proposal, the options shown), then a detour or an answer in the
+    open wizard, then the request on its own."""
     created = state.created
-    deleting = state.deleting
     # Only the very next message amends or undoes a creation, or confirms a deletion.
-    state = state.replace(created=None, deleting=None)
-    deleted = _deletion(turn, state, follow, deleting)
+    waiting = _waiting(turn, state.replace(created=None, deleting=None), follow, state)
+    if isinstance(waiting, Outcome):
+        return waiting
+    state = waiting
+    answered = _what_was_asked(turn, state, follow)
+    if answered is not None:
+        return answered
+    if state.wizard:
+        return _in_the_wizard(turn, state, follow)
+    return _request(turn, state, follow, created)
+
+
+def _waiting(
+    turn: Turn, state: AssistantState, follow: Reading, before: AssistantState
+) -> Outcome | AssistantState:
+    """The answer to what the last reply left waiting for one message (a deletion to confirm,
+    a creation to undo, a skill session, a proposal, one turned down, the options shown); else
+    the state that goes on, with what the message passed over let go."""
+    deleted = _deletion(turn, state, follow, before.deleting)
     if deleted is not None:
         return deleted
     wizard = state.wizard
-    if created and not wizard and (follow.cancel or follow.shows(Act.UNDO)):
-        return undo_created(state.replace(created=created))
+    if before.created and not wizard and (follow.cancel or follow.shows(Act.UNDO)):
+        return undo_created(state.replace(created=before.created))
     session = open_session(turn, state) if state.skill_session else None
     if state.skill_session and session is None:
         state = state.replace(skill_session=None)  # finished, deleted or purged meanwhile
@@ -144,62 +160,59 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
             return answered
         # Turned down or passed over, it can still be taken up later ("let's do it after all").
         state = state.replace(wizard=None, declined=wizard)
-        wizard = None
-    if not wizard and state.declined is not None and _takes_up(state.declined, follow):
-        # "ok you know what, let's do that agent after all. 8:40 every weekday …"
-        revived = dataclasses.replace(state.declined, proposed=True)
-        rest = follow.rest_after(Act.OPENS_WITH_YES, Act.TAKES_UP)
-        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), rest)
-    if (
-        not wizard
-        and state.declined is not None
-        and follow.shows(Act.RECONSIDERS)
-        and _gives_details(turn, state.declined)
-    ):
-        # The proposal turned down, back with details for it, still waiting for a yes.
-        revived = dataclasses.replace(state.declined, proposed=True)
-        details = follow.rest_after(Act.RECONSIDERS)
-        return wizard_step(
-            turn, state.replace(wizard=revived, declined=None), details, proposal=True
-        )
-    if wizard and follow.cancel:
+    revived = _declined_taken_up(turn, state, follow)
+    if revived is not None:
+        return revived
+    if state.wizard and follow.cancel:
         return Outcome(
-            Reply(
-                str(_WIZARD_CANCELLED),
-                decision="wizard_cancelled",
-            ),
-            state.replace(wizard=None),
+            Reply(str(_WIZARD_CANCELLED), decision="wizard_cancelled"), state.replace(wizard=None)
         )
     if state.options:
         pick = follow.pick(len(state.options))
-        if pick is None and len(turn.message.split()) <= 6:
+        if pick is None and follow.length <= 6:
             # "the support one": the option whose agent alone has that word.
             names = [option.agent or "" for option in state.options]
-            pick = by_own_word(turn.reading, names, shortest=3, generic=frozenset())
+            pick = by_own_word(follow, names, shortest=3, generic=frozenset())
         if pick is not None:
             return _picked_option(turn, state, state.options[pick])
-    state = state.replace(pending=None)
+    return state.replace(pending=None)
 
+
+def _declined_taken_up(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | None:
+    """The proposal turned down earlier, taken up ("let's do that agent after all", a yes that
+    names it) or brought back with details for it; None otherwise."""
+    declined = state.declined
+    if state.wizard or declined is None:
+        return None
+    if _takes_up(declined, follow):
+        # "ok you know what, let's do that agent after all. 8:40 every weekday …"
+        revived = dataclasses.replace(declined, proposed=True)
+        rest = follow.after(Act.OPENS_WITH_YES, Act.TAKES_UP)
+        return proposal_accepted(turn, state.replace(wizard=revived, declined=None), rest)
+    if follow.shows(Act.RECONSIDERS) and _gives_details(follow, declined):
+        # The proposal turned down, back with details for it, still waiting for a yes.
+        revived = dataclasses.replace(declined, proposed=True)
+        details = follow.after(Act.RECONSIDERS)
+        return wizard_step(
+            turn, state.replace(wizard=revived, declined=None), details, proposal=True
+        )
+    return None
+
+
+def _what_was_asked(turn: Turn, state: AssistantState, follow: Reading) -> Outcome | None:
+    """ "Where were we?", "back to the setup", a greeting, thanks, an errand that is not ours,
+    or a question about the agent being set up; None for anything else."""
+    wizard = state.wizard
     if wizard and follow.shows(Act.BACK_TO_TASK) and not follow.recap:
         # Back from a detour: more details for the setup, or (with none) where it stands.
-        rest = follow.rest_after(Act.BACK_TO_TASK)
-        if read(rest).gives_details:
+        rest = follow.after(Act.BACK_TO_TASK)
+        if rest.gives_details:
             return wizard_step(turn, state, rest)
         return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
     if follow.recap:
         if wizard:
             return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
-        return Outcome(
-            Reply(
-                str(_NOTHING_OPEN),
-                decision="recap_nothing_open",
-            ),
-            state,
-        )
-
-    intent = turn.intent
-    action = intent.action_type
-    entities = dict(intent.entities)
+        return Outcome(Reply(str(_NOTHING_OPEN), decision="recap_nothing_open"), state)
     if follow.shows(Act.GREETING) and not wizard:
         return Outcome(greet(turn), state)
     if follow.shows(Act.THANKS) and not wizard:
@@ -207,48 +220,46 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     if _not_for_me(turn, follow):
         outcome = Outcome(not_for_me(turn), state)
         return _keep_wizard_open(outcome, state, turn) if wizard else outcome
-    named = entities.get("agent", "").lower()
+    named = turn.intent.entities.get("agent", "").lower()
     if wizard and follow.shows(Act.ASKS_ABOUT_SETUP) and (not named or not follow.mentions(named)):
         # "what does it watch?" while setting one up: the one being set up.
         return Outcome(wizard_recap(wizard, tenant_zone(turn), asked=True), state)
-    if wizard:
-        detour = _detour(turn, state)
-        if detour is None:
-            return wizard_step(turn, state, turn.message)
-        outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.message)
-        return _keep_wizard_open(outcome, state, turn)
+    return None
+
+
+def _in_the_wizard(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
+    """A message while an agent is being set up: its answer, or a detour with the setup kept."""
+    detour = _detour(turn, state)
+    if detour is None:
+        return wizard_step(turn, state, follow)
+    outcome = _act(turn, state, detour.action_type, dict(detour.entities), follow)
+    return _keep_wizard_open(outcome, state, turn)
+
+
+def _request(
+    turn: Turn, state: AssistantState, follow: Reading, created: Created | None
+) -> Outcome:
+    """The message as a request of its own: what it asks done to an agent, a chore to take
+    on, or (when it says too little) the question which it is."""
+    intent = turn.intent
+    action = intent.action_type
+    entities = dict(intent.entities)
     if created and (action != ActionType.CREATE_AGENT or not _asked_for(turn)):
-        amended = amend_created(turn, state.replace(created=created), turn.message)
+        amended = amend_created(turn, state.replace(created=created), follow)
         if amended is not None and not _names_another_agent(turn, created.name):
             return amended
     if action == ActionType.UPDATE_AGENT and _chore_without_agents(turn, entities):
         # A change to an agent in a workspace that has none: it describes a chore to take on.
-        return wizard_step(turn, state, turn.message, proposal=True)
+        return wizard_step(turn, state, follow, proposal=True)
     if action == ActionType.CREATE_AGENT and intent.confidence >= 0.45 and not _asked_for(turn):
         # A described chore, even one read with doubt: the proposal is itself the question.
-        return wizard_step(turn, state, turn.message, proposal=True)
+        return wizard_step(turn, state, follow, proposal=True)
     if action == ActionType.CREATE_AGENT and _asked_for(turn):
         # "quero criar um agente": asked for in so many words; the wizard asks what it needs.
-        return _act(turn, state, action, entities, turn.message)
-    if (
-        action in (ActionType.UPDATE_AGENT, ActionType.MANAGE_PLATFORM, ActionType.UNKNOWN)
-        and agents.delete_wanted(turn.message)
-        and not is_question(turn.message)
-    ):
-        # "delete the last one", "get rid of the jira monitor": that agent, once confirmed.
-        deleted = agents.delete_or_confirm(turn, state, entities, turn.message)
-        if deleted is not None:
-            return deleted
-    if action in _PAUSE_READINGS and not is_question(turn.message):
-        # "resume the third one again", "setz ihn wieder fort": pausing or resuming that agent,
-        # whatever else the words could be read as (never a run).
-        paused = agents.pause_or_resume(turn, state, entities, turn.message)
-        if paused is not None:
-            return paused
-    if state.last_agent and not wizard and _changes_it(turn):
-        # "Could you please move it to 16:00?", "send its results to talent@… instead": a change
-        # to the agent just talked about, however the words were classified.
-        return agents.update(turn, state, {"agent": state.last_agent}, turn.message)
+        return _act(turn, state, action, entities, follow)
+    done = _to_an_agent(turn, state, follow, entities)
+    if done is not None:
+        return done
     vague = (
         follow.shows(Act.VAGUE)
         and action != ActionType.UNKNOWN
@@ -262,7 +273,35 @@ def _route(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     ):
         about = agents.about_known_agent(turn, state) or _same_for_listed(turn, state, follow)
         return about if about is not None else clarify(turn, state)
-    return _act(turn, state, action, entities, turn.message)
+    return _act(turn, state, action, entities, follow)
+
+
+def _to_an_agent(
+    turn: Turn, state: AssistantState, follow: Reading, entities: dict[str, str]
+) -> Outcome | None:
+    """A deletion, a pause or resume, or a change asked of an agent, however the words were
+    classified; None when the message asks none of these."""
+    action = turn.intent.action_type
+    if (
+        action in (ActionType.UPDATE_AGENT, ActionType.MANAGE_PLATFORM, ActionType.UNKNOWN)
+        and agents.delete_wanted(follow)
+        and not follow.question
+    ):
+        # "delete the last one", "get rid of the jira monitor": that agent, once confirmed.
+        deleted = agents.delete_or_confirm(turn, state, entities, follow)
+        if deleted is not None:
+            return deleted
+    if action in _PAUSE_READINGS and not follow.question:
+        # "resume the third one again", "setz ihn wieder fort": pausing or resuming that agent,
+        # whatever else the words could be read as (never a run).
+        paused = agents.pause_or_resume(turn, state, entities, follow)
+        if paused is not None:
+            return paused
+    if state.last_agent and _changes_it(follow):
+        # "Could you please move it to 16:00?", "send its results to talent@… instead": a change
+        # to the agent just talked about, however the words were classified.
+        return agents.update(turn, state, {"agent": state.last_agent}, follow)
+    return None
 
 
 def _deletion(
@@ -293,7 +332,7 @@ def _in_a_skill_session(turn: Turn, state: AssistantState, session: LoadedSessio
     detour = _skill_detour(turn)
     if detour is None:
         return skill_session_continue(turn, state, session)
-    outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.message)
+    outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.reading)
     outcome.reply.content += _(
         "\n\n(Your skill %(name)s is still open: answer my last question when you're ready, "
         'or say "cancel" to drop it.)'
@@ -316,17 +355,17 @@ def _answer_to_proposal(
     elif wizard.duplicate_of and follow.run:
         # "ah right, I forgot about that one. just run it then": the one pointed out.
         return agents.execute(
-            turn, state.replace(wizard=None), {"agent": wizard.duplicate_of}, turn.message
+            turn, state.replace(wizard=None), {"agent": wizard.duplicate_of}, follow
         )
     if follow.recap or follow.shows(Act.BACK_TO_TASK):
         # "Where were we?" with a proposal (or a duplicate warning) open: that, again.
         return Outcome(wizard_recap(wizard, tenant_zone(turn)), state)
     if accepted:
         # The yes, the go-ahead and an "anyway" are instructions, not details of the agent.
-        return proposal_accepted(turn, state, follow.rest_after(Act.OPENS_WITH_YES, Act.INSISTS))
+        return proposal_accepted(turn, state, follow.after(Act.OPENS_WITH_YES, Act.INSISTS))
     if not (follow.no or follow.cancel) and _adds_to_proposal(turn, state, wizard):
         # More about what was proposed, which still waits for a yes.
-        return wizard_step(turn, state, turn.message, proposal=True)
+        return wizard_step(turn, state, follow, proposal=True)
     if follow.no or follow.cancel:
         declined = state.replace(wizard=None, declined=wizard)
         return Outcome(
@@ -346,7 +385,7 @@ def _same_for_listed(turn: Turn, state: AssistantState, follow: Reading) -> Outc
     if pick is None or not follow.shows(Act.AGAIN):
         return None
     name = state.listed_agents[pick]
-    return agents.execute(turn, state, {"agent": name}, turn.message)
+    return agents.execute(turn, state, {"agent": name}, follow)
 
 
 def _chore_without_agents(turn: Turn, entities: Mapping[str, str]) -> bool:
@@ -363,14 +402,12 @@ def _names_another_agent(turn: Turn, name: str) -> bool:
     return bool(mentioned) and mentioned != name
 
 
-def _changes_it(turn: Turn) -> bool:
+def _changes_it(follow: Reading) -> bool:
     """A change asked of "it" with a new time or destination in the same breath."""
-    if not turn.reading.shows(Act.CHANGES_IT) or turn.reading.shows(Act.OPENS_WITH_QUESTION):
+    if not follow.shows(Act.CHANGES_IT) or follow.shows(Act.OPENS_WITH_QUESTION):
         return False  # "why did you move it to 9?" asks, "could you move it to 16:00?" asks for
-    found = read_slots(turn.message, have={"source": "set"}, asking=(), zone="UTC", opening=False)
-    return bool(found.keys() & {"destination", "frequency"}) or bool(
-        find_time(normalize(turn.message))
-    )
+    found = follow.details({"source": "set"})
+    return bool(found.keys() & {"destination", "frequency"}) or bool(follow.clock)
 
 
 def _not_for_me(turn: Turn, follow: Reading) -> bool:
@@ -379,7 +416,7 @@ def _not_for_me(turn: Turn, follow: Reading) -> bool:
     intent = turn.intent
     if intent.action_type != ActionType.UNKNOWN or intent.confidence < 0.85:
         return False
-    if follow.no or follow.cancel or follow.yes or is_acknowledgement(turn.message):
+    if follow.no or follow.cancel or follow.yes or follow.acknowledgement:
         return False
     return follow.off_topic or follow.shows(Act.SMALL_TALK)
 
@@ -387,9 +424,9 @@ def _not_for_me(turn: Turn, follow: Reading) -> bool:
 def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool:
     """Whether a reply to a proposal gives more of its details rather than asking for
     something else."""
-    if is_question(turn.message) or _detour(turn, state) is not None:
+    if turn.reading.question or _detour(turn, state) is not None:
         return False
-    return _gives_details(turn, wizard)
+    return _gives_details(turn.reading, wizard)
 
 
 def _about_an_agent(state: AssistantState, entities: Mapping[str, str], reading: Reading) -> bool:
@@ -397,8 +434,8 @@ def _about_an_agent(state: AssistantState, entities: Mapping[str, str], reading:
     return bool(entities.get("agent")) or bool(state.last_agent and reading.shows(Act.ABOUT_IT))
 
 
-def _gives_details(turn: Turn, wizard: Wizard) -> bool:
-    slots = read_slots(turn.message, have=wizard.gathered, asking=(), zone="UTC", opening=False)
+def _gives_details(follow: Reading, wizard: Wizard) -> bool:
+    slots = follow.details(wizard.gathered)
     return bool(slots.keys() & {"destination", "frequency", "zone", "name", "source", "trigger"})
 
 
@@ -407,40 +444,38 @@ def _puts_the_source_right(turn: Turn, state: AssistantState) -> bool:
     another named, whatever else the words could be read as."""
     wizard = state.wizard
     said = str(wizard.gathered.get("source") or "") if wizard else ""
-    if not wizard or not said or not taken_back(said, turn.message):
+    if not wizard or not said or not turn.reading.takes_back(said):
         return False
-    slots = read_slots(turn.message, have=wizard.gathered, asking=(), zone="UTC", opening=False)
+    slots = turn.reading.details(wizard.gathered)
     return bool(slots.get("source")) and slots["source"] != said
 
 
 def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
     """A confident request for something else in the middle of the wizard (answered, and the
     wizard kept for later); None when the message answers the wizard."""
-    if is_acknowledgement(turn.message) or _puts_the_source_right(turn, state):
+    follow = turn.reading
+    if follow.acknowledgement or _puts_the_source_right(turn, state):
         return None
     if turn.intent.action_type in _SWITCH_AWAY:
         return turn.intent  # the classifier, wizard and all, read it as something else
     alone = turn.understanding.alone  # the message on its own, apart from the open flow
     # A how/what question of its own ("btw how do I get an API token?") is no wizard answer,
     # even when the classifier is unsure which other thing it asks about.
-    if not is_question(turn.message):
-        floor = 0.7
-    else:
-        floor = 0.3 if turn.reading.shows(Act.ASKS_HOW) else 0.5
+    floor = 0.7
+    if follow.question:
+        floor = 0.3 if follow.shows(Act.ASKS_HOW) else 0.5
     if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
         return None
     wizard = state.wizard
     assert wizard is not None
-    slots = read_slots(
-        turn.message, have=wizard.gathered, asking=wizard.asking, zone="UTC", opening=False
-    )
+    slots = follow.details(wizard.gathered, asking=wizard.asking)
     # Only what a request cannot be mistaken for: "run the notion reporter once" names a tool
     # and reads as free text, and answers nothing.
     answers = {k for k in slots if k in ("destination", "frequency", "zone", "name")}
     # What the wizard asked for, given ("pull the closed issues from Linear" when it asked
     # where the data comes from), unless the message names one of the tenant's agents.
     answers |= {k for k in slots if k in wizard.asking and k in ("source", "trigger")}
-    if "agent" in alone.entities or is_question(turn.message) or not answers:
+    if "agent" in alone.entities or follow.question or not answers:
         return alone
     return None
 
@@ -448,13 +483,14 @@ def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
 def _skill_detour(turn: Turn) -> IntentResult | None:
     """A confident request for something else while a skill is being built (answered, the
     session kept); None when the message answers the skill builder."""
-    if is_acknowledgement(turn.message) or skill_cancel(turn.message):
+    follow = turn.reading
+    if follow.acknowledgement or follow.shows(Act.STOPS):
         return None
     alone = turn.understanding.alone  # the message on its own, apart from the open flow
     other = _SWITCH_AWAY - {ActionType.CREATE_SKILL}
     if alone.action_type not in other | {ActionType.CREATE_AGENT} or alone.confidence < 0.75:
         return None
-    if "agent" in alone.entities or is_question(turn.message) or asks_for_skills(turn.message):
+    if "agent" in alone.entities or follow.question or asks_for_skills(follow):
         return alone
     return None
 
@@ -488,56 +524,59 @@ def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome
     entities = dict(pending.entities) if pending else {}
     if option.agent:
         entities["agent"] = option.agent
-    text = pending.message if pending else turn.message
-    outcome = _act(turn, state, action, entities, text)
+    # The request the options were about, kept from the turn that asked which.
+    said = turn.reading_of(pending.message) if pending else turn.reading
+    outcome = _act(turn, state, action, entities, said)
     outcome.reply.decision = "picked_option_" + str(option.n) + ":" + outcome.reply.decision
     return outcome
 
 
 def _act(
-    turn: Turn, state: AssistantState, action: ActionType, entities: Mapping[str, str], text: str
+    turn: Turn,
+    state: AssistantState,
+    action: ActionType,
+    entities: Mapping[str, str],
+    said: Reading,
 ) -> Outcome:
-    if wants_to_resume(text) and action != ActionType.CREATE_AGENT:
+    """The action done, for what ``said`` asks (this turn's message, or the request kept from
+    the turn whose options it picks from)."""
+    if wants_to_resume(said) and action != ActionType.CREATE_AGENT:
         # "Let's finish that skill": the session this conversation left open, if any.
         resumed = skill_session_resume(turn, state)
         if resumed is not None:
             return resumed
     if action == ActionType.CREATE_AGENT:
-        asked = turn.reading_of(text).shows(Act.ASKS_FOR_AGENT) or turn.intent.method == "fast_path"
-        return wizard_step(turn, state, text, proposal=not asked and text == turn.message)
-    if action == ActionType.QUERY_INFO and asks_for_skills(text):
+        asked = said.shows(Act.ASKS_FOR_AGENT) or turn.intent.method == "fast_path"
+        return wizard_step(turn, state, said, proposal=not asked and turn.is_own(said))
+    if action == ActionType.QUERY_INFO and asks_for_skills(said):
         return Outcome(skills_reply(turn), state)
     if (
         action == ActionType.QUERY_INFO
-        and is_question(text)
-        and not _about_an_agent(state, entities, turn.reading_of(text))
+        and said.question
+        and not _about_an_agent(state, entities, said)
     ):
-        answered = answer_platform_question(turn, turn.reading_of(text))
+        answered = answer_platform_question(turn, said)
         if answered is not None:
             return Outcome(answered, state)
     if action == ActionType.QUERY_INFO:
-        return agents.query(turn, state, entities, text)
+        return agents.query(turn, state, entities, said)
     if action == ActionType.EXECUTE_TASK:
-        return agents.execute(turn, state, entities, text)
+        return agents.execute(turn, state, entities, said)
     if action == ActionType.UPDATE_AGENT:
-        return agents.update(turn, state, entities, text)
+        return agents.update(turn, state, entities, said)
     if action == ActionType.MANAGE_PLATFORM:
         # "can you add maria@… as a viewer?" asks for something done, not how things work.
-        asks_how = is_question(text) and not turn.reading_of(text).shows(Act.ASKS_FOR_IT)
-        answered = answer_platform_question(turn, turn.reading_of(text)) if asks_how else None
-        return Outcome(answered or manage(turn, turn.reading_of(text)), state)
+        asks_how = said.question and not said.shows(Act.ASKS_FOR_IT)
+        answered = answer_platform_question(turn, said) if asks_how else None
+        return Outcome(answered or manage(turn, said), state)
     if action == ActionType.CREATE_SKILL:
-        return skill_session_start(turn, state, text)
+        return skill_session_start(turn, state, said)
     return Outcome(
         Reply(
             _("Sure: tell me in your own words what you'd like to do."), decision="something_else"
         ),
         state,
     )
-
-
-def skill_cancel(message: str) -> bool:
-    return read(message).shows(Act.STOPS)
 
 
 def state_summary(state: AssistantState, tenant: Tenant | None = None) -> dict[str, Any] | None:

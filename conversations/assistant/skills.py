@@ -16,7 +16,7 @@ from conversations.assistant.state import AssistantState
 from conversations.assistant.text import numbered
 from conversations.models import new_id
 from intents.reading.acts import Act
-from intents.reading.reading import read
+from intents.reading.reading import Reading
 from intents.reading.topics import Topic
 from skill_sessions import services
 from skill_sessions.context import SkillContext
@@ -25,15 +25,14 @@ from skill_sessions.generate import generate_definition
 from skill_sessions.models import SkillCreationSession
 
 
-def wants_to_resume(message: str) -> bool:
+def wants_to_resume(said: Reading) -> bool:
     """ "Let's finish that skill": carrying on with a skill left half built."""
-    reading = read(message)
-    return reading.shows(Act.PICKS_UP) and Topic.SKILLS in reading.topics
+    return said.shows(Act.PICKS_UP) and Topic.SKILLS in said.topics
 
 
-def asks_for_skills(message: str) -> bool:
+def asks_for_skills(said: Reading) -> bool:
     """ "What skills do I have?": the list of the workspace's skills asked for."""
-    return read(message).shows(Act.ASKS_FOR_SKILLS)
+    return said.shows(Act.ASKS_FOR_SKILLS)
 
 
 def _outcome(
@@ -69,14 +68,14 @@ def _outcome(
     )
 
 
-def skill_session_start(turn: Turn, state: AssistantState, text: str) -> Outcome:
-    return _outcome(turn, state, services.session_new_id(), skill_start(text), 0)
+def skill_session_start(turn: Turn, state: AssistantState, said: Reading) -> Outcome:
+    return _outcome(turn, state, services.session_new_id(), skill_start(said), 0)
 
 
 def skill_session_continue(
     turn: Turn, state: AssistantState, loaded: services.LoadedSession
 ) -> Outcome:
-    step = skill_step(loaded.context, turn.message, generate=generate_definition)
+    step = skill_step(loaded.context, turn.reading, generate=generate_definition)
     return _outcome(turn, state, loaded.row.session_id, step, loaded.row.version)
 
 

@@ -9,7 +9,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from conversations.assistant.wizard_replies import Translated
-from intents.offline.lexicon import AGENT_ROLES, CHAT_TOOLS, NAME_OBJECTS, SKILL_ROLES, SOURCES
 
 # The labels of the detail lines ("- Source: Jira"), read in the active language.
 LABELS = Translated(
@@ -29,8 +28,6 @@ TOOL_NAMES = {
     "postgresql": "PostgreSQL",
     "gmail": "Gmail",
 }
-NAME_ROLES = AGENT_ROLES | {role for _, role in SKILL_ROLES}
-NAME_MAX_OBJECTS = 2  # a name is a handle, not a description
 _KEY_CHARS = frozenset(ascii_lowercase + digits)  # of a snake_case key
 
 
@@ -93,36 +90,3 @@ def as_written(name: str, config: Mapping[str, object] | None) -> str:
     """An agent's name for a reply: its slug, and the name as the user wrote it when its
     details keep one ("rapport-stocks (“Rapport Stocks”)")."""
     return with_title(name, called_in(str((config or {}).get("details") or "")))
-
-
-def name_objects(text: str) -> list[str]:
-    """The objects of the names' vocabulary that ``text`` speaks of, in order and each once,
-    as a name writes them ("an overdue pull request" -> ["pull-requests"])."""
-    # Whole words, accented letters included: "préviens" is no "pr" (a pull request).
-    tokens = "".join(ch if ch.isalnum() else " " for ch in text.lower()).split()
-    found: list[str] = []
-    at = 0
-    while at < len(tokens):
-        pair = _as_object("-".join(tokens[at : at + 2])) if at + 1 < len(tokens) else None
-        word = pair or _as_object(tokens[at])
-        if word and word not in found:
-            found.append(word)
-        at += 2 if pair else 1
-    return found
-
-
-def _as_object(word: str) -> str | None:
-    forms = (word, word + "s", word[:-1] + "ies" if word.endswith("y") else "")
-    return next((form for form in forms if form in NAME_OBJECTS), None)
-
-
-def generated_name(*, tool: str, objects: Sequence[str], role: str, fallback: str) -> str:
-    """A name for what the user did not name, made of the product's vocabulary only: the tool
-    when the product knows it (an LLM's entities may name any), the first objects of the
-    vocabulary, and a role word; ``fallback`` when none is left. Nothing else the user typed
-    gets in: names are stored plain (docs/OPERATIONS.md, encryption at rest)."""
-    known = tool in SOURCES or tool in CHAT_TOOLS
-    parts = [tool.replace("_", "-") if known else ""]
-    parts += [word for word in objects if word in NAME_OBJECTS][:NAME_MAX_OBJECTS]
-    parts.append(role if role in NAME_ROLES else "")
-    return "-".join(part for part in parts if part) or fallback

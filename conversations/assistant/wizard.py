@@ -21,8 +21,6 @@ from conversations.assistant.text import (
     as_written,
     called,
     display,
-    generated_name,
-    name_objects,
     numbered,
     with_title,
 )
@@ -68,8 +66,10 @@ from conversations.assistant.wizard_replies import (
     WORKS_ON,
 )
 from conversations.models import Agent, new_id
-from intents.reading.details import Schedule, is_one_off, read_slots, schedule_words
-from intents.reading.values import addresses_in, clock_in, first_clause, with_words_after_and
+from intents.reading.details import Schedule, schedule_words
+from intents.reading.names import agent_name_for
+from intents.reading.reading import Reading
+from intents.reading.values import Setting
 
 MAX_QUESTIONS = 3
 # Words that say nothing of what an agent does: two agents are compared on their other words.
@@ -199,14 +199,29 @@ def _third_person(phrase: str) -> str:
     if verb.lower() not in _ENGLISH_VERBS:
         return DOES_THIS % {"task": phrase}
     # "... and put together a deck" -> "and puts together": the second verb of the clause too.
-    rest = with_words_after_and(
-        rest, lambda word: _conjugated(word) if word in _ENGLISH_VERBS else None
-    )
-    return (_conjugated(verb) + " " + rest).strip()
+    return (_conjugated(verb) + " " + _verbs_after_and(rest)).strip()
 
 
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
+def _verbs_after_and(phrase: str) -> str:
+    """``phrase`` with each English verb right after the word "and" conjugated."""
+    out, at = [], 0
+    while (found := phrase.find("and ", at)) >= 0:
+        start = found + len("and ")
+        end = start
+        while end < len(phrase) and (phrase[end].isalnum() or phrase[end] == "_"):
+            end += 1
+        word = phrase[start:end]
+        after_a_word = found > 0 and (phrase[found - 1].isalnum() or phrase[found - 1] == "_")
+        if word in _ENGLISH_VERBS and not after_a_word:
+            out.append(phrase[at:start] + _conjugated(word))
+        else:
+            out.append(phrase[at:end])
+        at = max(end, start)
+    return "".join(out) + phrase[at:]
+
+
+def _lower_first(value: str) -> str:
+    return value[:1].lower() + value[1:]
 
 
 def _watching(gathered: Mapping[str, str]) -> str:
@@ -260,16 +275,6 @@ def describe(gathered: Mapping[str, str]) -> str:
     return text.strip()
 
 
-def _problem_of(text: str) -> str | None:
-    """The first clause of a described problem, as the user wrote it, when it says enough."""
-    clause = first_clause(text).strip(" ,:-")
-    if len(clause.split()) < 4 or len(clause) > 140:
-        return None
-    return (
-        clause[0].lower() + clause[1:] if clause[:1].isupper() and clause[1:2].islower() else clause
-    )
-
-
 def _merge(gathered: dict[str, str], found: Mapping[str, str]) -> None:
     for key, value in found.items():
         if value:
@@ -277,14 +282,19 @@ def _merge(gathered: dict[str, str], found: Mapping[str, str]) -> None:
 
 
 def wizard_step(
-    turn: Turn, state: AssistantState, text: str, *, proposal: bool = False, accepted: bool = False
+    turn: Turn,
+    state: AssistantState,
+    said: Reading,
+    *,
+    proposal: bool = False,
+    accepted: bool = False,
 ) -> Outcome:
     """One answer (or the opening request) of the wizard; creates the agent once complete."""
     opening = state.wizard is None
     wizard = state.wizard or Wizard()
     gathered = dict(wizard.gathered)
     zone = tenant_zone(turn)
-    found = read_slots(text, have=gathered, asking=wizard.asking, zone=zone, opening=opening)
+    found = said.details(gathered, asking=wizard.asking, zone=zone, opening=opening)
     _merge(gathered, found)
     if opening:
         # What the classifier read (an LLM may know a tool this text reader does not).
@@ -297,8 +307,8 @@ def wizard_step(
             gathered["frequency"] = entities.get("schedule") or entities["frequency"]
             gathered["zone"] = gathered.get("zone") or zone
     # "posts due tomorrow" is what it watches, not when it runs.
-    rest = text.replace(gathered.get("trigger") or "\0", " ")
-    if opening and "frequency" not in gathered and is_one_off(rest):
+    watched = gathered.get("trigger", "")
+    if opening and "frequency" not in gathered and said.one_off(besides=watched):
         gathered["frequency"], gathered["zone"] = "once", gathered.get("zone") or zone
     if (
         "when" in wizard.asking
@@ -307,12 +317,11 @@ def wizard_step(
     ):
         # Asked, and answered without a day or time: a stated default beats asking again.
         _default_when(gathered)
-    if proposal and opening and not (gathered.get("trigger") or gathered.get("task")):
+    described = not (gathered.get("trigger") or gathered.get("task"))
+    if proposal and opening and described and said.problem:
         # "candidates keep sitting in the 'Phone Screen' stage for weeks and nobody notices":
         # the problem described is what the agent looks out for.
-        problem = _problem_of(text)
-        if problem:
-            gathered["trigger"] = problem
+        gathered["trigger"] = said.problem
     if proposal:
         return _propose(state, gathered)
     if accepted and _missing(gathered) == ["when"]:
@@ -352,7 +361,7 @@ def _default_when(gathered: dict[str, str]) -> None:
     )
     if day:
         frequency += " monday"
-    hour = clock_in(frequency) is None
+    hour = Setting(frequency).clock is None
     if hour:
         frequency += " 09:00"
     gathered["frequency"] = frequency
@@ -372,12 +381,12 @@ def _propose(state: AssistantState, gathered: dict[str, str]) -> Outcome:
     )
 
 
-def proposal_accepted(turn: Turn, state: AssistantState, rest: str) -> Outcome:
+def proposal_accepted(turn: Turn, state: AssistantState, more: Reading) -> Outcome:
     """A yes to a proposal (or to a second, identical agent): go on as if asked, with what the
     message said after its yes (or its "anyway") as more details."""
     wizard = state.wizard or Wizard()
     accepted = Wizard(wizard.kind, wizard.gathered, wizard.asking, duplicate_of=wizard.duplicate_of)
-    return wizard_step(turn, state.replace(wizard=accepted), rest, accepted=True)
+    return wizard_step(turn, state.replace(wizard=accepted), more, accepted=True)
 
 
 _WORD_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)
@@ -391,21 +400,21 @@ def _words(value: str) -> set[str]:
 def _when_key(value: str) -> tuple[frozenset[str], str]:
     lowered = value.lower()
     days = frozenset(d for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun") if d in lowered)
-    clock = clock_in(lowered)
+    clock = Setting(lowered).clock
     return days, (str(int(clock[0])) + ":" + clock[1] if clock else "")
 
 
 def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
     """An agent of the tenant that already does this: same source and most details alike."""
     config = planned_config(gathered)
-    ours_where = addresses_in(config.get("destination", ""))
+    ours_where = Setting(config.get("destination", "")).addresses
     ours_what = _words(config.get("trigger", "") + " " + config.get("action", ""))
     for agent in agents.agents_for_matching(tenant=turn.tenant):
         theirs = {k: str(v) for k, v in (agent.config or {}).items()}
         if theirs.get("source", "").lower() != config.get("source", "").lower():
             continue
         score = 1
-        where = addresses_in(theirs.get("destination", ""))
+        where = Setting(theirs.get("destination", "")).addresses
         if ours_where and where:
             score += 1 if ours_where == where else -1
         what = _words(theirs.get("trigger", "") + " " + theirs.get("action", ""))
@@ -465,23 +474,8 @@ def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
     return {k: v[:500] for k, v in config.items() if v}
 
 
-def _agent_name_for(gathered: Mapping[str, str]) -> str:
-    """The name the user gave, else one made of the product's words: the source, the objects
-    of what it watches, and what it is ("jira-tickets-monitor")."""
-    if gathered.get("name"):
-        return gathered["name"]
-    action = (gathered.get("action") or "").lower()
-    role = "reporter" if any(w in action for w in ("summar", "report", "digest")) else "monitor"
-    if gathered.get("task"):
-        role = "sync"
-    watched = gathered.get("trigger") or gathered.get("task", "")
-    return generated_name(
-        tool=gathered.get("source", ""), objects=name_objects(watched), role=role, fallback="agent"
-    )
-
-
 def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outcome:
-    name = agents.agent_unique_name(tenant=turn.tenant, base=_agent_name_for(gathered))
+    name = agents.agent_unique_name(tenant=turn.tenant, base=agent_name_for(gathered))
     config = planned_config(gathered)
     effect = CreateAgent(
         agent_id=new_id(),
@@ -527,13 +521,13 @@ def undo_created(state: AssistantState) -> Outcome:
     )
 
 
-def amend_created(turn: Turn, state: AssistantState, text: str) -> Outcome | None:
+def amend_created(turn: Turn, state: AssistantState, said: Reading) -> Outcome | None:
     """Details given right after creation ("call it X", "in #ops", "Madrid time") amend it."""
     created = state.created
     if created is None:
         return None
     have = {"frequency": created.frequency, "zone": created.zone, "source": "set", "trigger": "x"}
-    found = read_slots(text, have=have, asking=(), zone=tenant_zone(turn), opening=False)
+    found = said.details(have, zone=tenant_zone(turn))
     changes: dict[str, str] = {}
     if found.get("destination"):
         changes["destination"] = found["destination"]

@@ -17,6 +17,7 @@ from intents.offline.model import engine
 from intents.offline.text import TOKEN_RE, Parsed, agent_keys, normalize, parse
 from intents.reading.acts import TABLE, Act
 from intents.reading.cues import CLOSING, Position, Vocabulary, find
+from intents.reading.said import Said
 from intents.reading.topics import TOPICS, Topic
 
 # Role words of the lexicon's languages, to the workspace's roles.
@@ -34,10 +35,10 @@ LABEL_WORDS = 3  # "new agent: …" labels what follows; a longer head is a sent
 
 
 @dataclass(frozen=True)
-class Reading:
+class Reading(Said):
     parsed: Parsed
-    # The message as written, kept only so a flow that still reads free text can be given the
-    # part after an act (``rest_after``); nothing decides from it.
+    # The message as written, read here (``Said``) into the values the flows take; the flows
+    # never get it.
     source: str = field(default="", repr=False, compare=False)
     # What another engine understood on top of the words (the LLM tier's dialogue act and
     # pick): it completes the reading and never takes anything away from it.
@@ -151,6 +152,11 @@ class Reading:
                 return self.source[cut:].lstrip(" ,.:;!?…-")
         return ""
 
+    def after(self, *acts: Act) -> Reading:
+        """The reading of what the message says after the words that show any of ``acts``
+        (``rest_after``): the details that follow a yes, an "anyway", a "back to the setup"."""
+        return read(self.rest_after(*acts))
+
     @property
     def opens_with_yes(self) -> bool:
         return Act.OPENS_WITH_YES in self.acts
@@ -215,6 +221,13 @@ class Reading:
     def mentions(self, name: str) -> bool:
         """Whether the message names this agent, whole or word by word ("jira-overdue-watch")."""
         return normalize(name) in self.parsed.tokens or self.says(*name_words(name))
+
+    def spans_of(self, name: str) -> list[tuple[int, int]]:
+        """Where the message holds the words of this agent's name in a row (word positions,
+        start and end)."""
+        parts, said = name_words(name), self.parsed.tokens
+        n = len(parts)
+        return [(i, i + n) for i in range(len(said) - n + 1) if n and said[i : i + n] == parts]
 
     def says(self, *phrase: str) -> bool:
         """Whether the message's words hold ``phrase``, word after word."""

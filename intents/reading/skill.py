@@ -7,11 +7,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from conversations.assistant.text import generated_name, name_objects
 from intents.offline.entities import extract_entities
 from intents.offline.lexicon import SKILL_ROLES
 from intents.reading.acts import Act
 from intents.reading.details import name_in, strip_acknowledgement, without_name
+from intents.reading.names import generated_name, name_objects
 from intents.reading.reading import read
 
 _PURPOSE_RE = re.compile(

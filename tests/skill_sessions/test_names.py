@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from cryptography.fernet import Fernet
 
+from intents.reading.reading import read
 from skill_sessions.flow import skill_start
 from skill_sessions.models import Skill
 from tests.conftest import World, columns_holding
@@ -52,4 +53,4 @@ def test_a_skill_the_builder_names_keeps_no_typed_word_in_any_column(
     ],
 )
 def test_a_name_is_the_users_or_made_of_the_products_words(opening: str, name: str) -> None:
-    assert skill_start(opening).context.name == name
+    assert skill_start(read(opening)).context.name == name

@@ -39,10 +39,11 @@ def test_a_new_process_continues_the_same_session(world: World) -> None:
         from conversations.models import Tenant
         from django.contrib.auth.models import User
         from skill_sessions import services
+        from intents.reading.reading import read
         from skill_sessions.flow import skill_step
         tenant = Tenant.objects.get(slug="acme")
         loaded = services.session_load(tenant=tenant, session_id={sid!r})
-        step = skill_step(loaded.context, "JSON with the total")
+        step = skill_step(loaded.context, read("JSON with the total"))
         services.session_save(tenant=tenant, user=User.objects.get(username="olivia"),
                               session_id={sid!r}, context=step.context,
                               expected_version=loaded.row.version)

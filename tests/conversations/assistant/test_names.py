@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from cryptography.fernet import Fernet
 
-from conversations.assistant.text import generated_name, name_objects
 from conversations.models import Agent
+from intents.reading.names import generated_name, name_objects
 from tests.conftest import World, columns_holding
 from tests.conversations.assistant.chatting import replies
 

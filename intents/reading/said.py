@@ -1,0 +1,145 @@
+"""What a message says, as values the flows take: a reading's details.
+
+``Reading`` (``intents/reading/reading.py``) says what a message does: its acts, its topics,
+its yes and no. This mixin gives the same reading the values a flow takes from it: the
+wizard's details, a skill's, a new time, a destination, a name as written, whether it asks
+to pause or resume an agent. Each is read from the message here, in the reading layer, with
+the patterns of ``details``, ``skill``, ``values`` and ``agent_words``; the assistant and the
+skill flow ask the reading for them and never hold the text or a pattern themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from intents.offline.entities import extract_entities
+from intents.offline.schedule import find_time
+from intents.offline.text import normalize
+from intents.reading import details
+from intents.reading.agent_words import asks
+from intents.reading.values import first_clause
+
+if TYPE_CHECKING:
+    from intents.reading.skill import SkillDetails
+
+# A described problem said back as the thing to look out for: long enough to say something,
+# short enough to be one clause.
+_PROBLEM_WORDS, _PROBLEM_LENGTH = 4, 140
+
+
+class Said:
+    """The values a message gives; mixed into ``Reading``, whose ``source`` it reads."""
+
+    source: str
+
+    @property
+    def question(self) -> bool:
+        """Whether the message is put as a question (a question mark, or a question's opening
+        words in any of the lexicon's languages)."""
+        return details.is_question(self.source)
+
+    @property
+    def ends_asking(self) -> bool:
+        """Whether the message ends with a question mark."""
+        return self.source.strip().endswith("?")
+
+    @property
+    def acknowledgement(self) -> bool:
+        """Whether the message only acknowledges ("ok", "thanks", "sí") and says nothing else."""
+        return details.is_acknowledgement(self.source)
+
+    @property
+    def length(self) -> int:
+        """How many words the message has, as typed."""
+        return len(self.source.split())
+
+    def details(
+        self,
+        have: Mapping[str, str],
+        *,
+        asking: Sequence[str] = (),
+        zone: str = "UTC",
+        opening: bool = False,
+    ) -> dict[str, str]:
+        """The details of an agent the message adds to what a setup ``have``s (only what it
+        changes): source, trigger, action, destination, frequency, zone, name, title…"""
+        return details.read_slots(self.source, have=have, asking=asking, zone=zone, opening=opening)
+
+    def one_off(self, besides: str = "") -> bool:
+        """Whether the message asks for something done once ("just this once", "today"),
+        leaving out ``besides`` (what an agent watches: "posts due tomorrow" is no one-off)."""
+        return details.is_one_off(self.source.replace(besides or "\0", " "))
+
+    @cached_property
+    def problem(self) -> str:
+        """The first clause of a problem the message describes, as written, when it says
+        enough to be what an agent looks out for; "" otherwise."""
+        clause = first_clause(self.source).strip(" ,:-")
+        if len(clause.split()) < _PROBLEM_WORDS or len(clause) > _PROBLEM_LENGTH:
+            return ""
+        if clause[:1].isupper() and clause[1:2].islower():
+            return clause[0].lower() + clause[1:]
+        return clause
+
+    def takes_back(self, tool: str) -> bool:
+        """Whether the message takes ``tool`` back ("we moved off Trello", "not Asana")."""
+        return details.taken_back(tool, self.source)
+
+    @cached_property
+    def clock(self) -> str | None:
+        """The first clock time the message names, as HH:MM ("at 4pm": "16:00")."""
+        return find_time(normalize(self.source))
+
+    @cached_property
+    def entities(self) -> dict[str, str]:
+        """The entities of the message (tools, schedule, time, destination, new name…)."""
+        return extract_entities(self.source)
+
+    @cached_property
+    def zone(self) -> str | None:
+        """The time zone the message names, as an IANA name."""
+        return details.zone_in(self.source)
+
+    def destination(self, entity: str | None) -> str | None:
+        """Where the message says results go ("to #ops and ana@acme.io"), completing the
+        destination ``entity`` already found."""
+        return details.destination_in(self.source, entity)
+
+    def renamed_as_written(self, name: str) -> str:
+        """The new name the message gives, with the capitals and spaces it was typed with."""
+        return details.renamed_as_written(self.source, name)
+
+    @cached_property
+    def agent_commands(self) -> frozenset[str]:
+        """What the message asks of an agent that no act says yet: "pause", "resume"."""
+        return asks(self.source)
+
+    @cached_property
+    def skill_details(self) -> SkillDetails:
+        """The details of a skill the message gives (name, purpose, inputs, an example)."""
+        # Imported here: the skill reader reads the message's acts through ``read`` itself.
+        from intents.reading.skill import read_skill_details
+
+        return read_skill_details(self.source)
+
+    @cached_property
+    def stems(self) -> frozenset[str]:
+        """The first five letters of each word of four letters or more, lower-cased."""
+        return stems_of(self.source)
+
+    @cached_property
+    def ascii_stems(self) -> frozenset[str]:
+        """``stems`` of the words made of the letters a to z only."""
+        return stems_of(self.source, ascii_only=True)
+
+
+def stems_of(text: str, *, ascii_only: bool = False) -> frozenset[str]:
+    """The first five letters of each word of four letters or more of ``text``, lower-cased:
+    words compared whatever their ending. A word is letters, digits and "_" (with
+    ``ascii_only``, the letters a to z only)."""
+    lowered = text.lower()
+    kept = ("a" <= c <= "z" if ascii_only else c.isalnum() or c == "_" for c in lowered)
+    spaced = "".join(c if keep else " " for c, keep in zip(lowered, kept, strict=True))
+    return frozenset(w[:5] for w in spaced.split() if len(w) >= 4)
