@@ -45,9 +45,10 @@ class Understanding:
         understood = self.intent.understood or {}
         told = _AS_ACTS.get(str(understood.get("dialogue_act")), frozenset())
         pick = understood.get("pick")
-        if not told and pick is None:
+        fields = tuple(sorted((understood.get("fields") or {}).items()))
+        if not told and pick is None and not fields:
             return reading
-        return dataclasses.replace(reading, told=told, told_pick=pick)
+        return dataclasses.replace(reading, told=told, told_pick=pick, told_details=fields)
 
     @cached_property
     def alone(self) -> IntentResult:

@@ -100,7 +100,29 @@ def _understood(data: Mapping[str, Any]) -> dict[str, Any]:
     alone = _ACTIONS.get(_normalise_label(data.get("standalone_action")))
     if alone is not None:
         understood["standalone_action"] = alone.value
+    fields = _fields(data.get("fields"))
+    if fields:
+        understood["fields"] = fields
     return understood
+
+
+# What the LLM may fill of an open wizard; what each value means is read by the reading layer
+# (``intents/reading/told.py``), which drops what it cannot read.
+WIZARD_FIELDS = frozenset(
+    {"source", "trigger", "action", "destination", "schedule", "timezone", "name"}
+)
+
+
+def _fields(value: Any) -> dict[str, str]:
+    """The wizard fields the reply gives: known keys with a short scalar value each."""
+    if not isinstance(value, Mapping):
+        return {}
+    found = {}
+    for key, raw in value.items():
+        name = _normalise_label(key)
+        if name in WIZARD_FIELDS and isinstance(raw, str):
+            found[name] = _short_text(raw, MAX_ENTITY_VALUE_CHARS)
+    return {k: v for k, v in found.items() if v}
 
 
 def _find_object(text: str) -> dict[str, Any] | None:

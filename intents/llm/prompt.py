@@ -133,7 +133,12 @@ Reply with exactly one JSON object and nothing else (no prose, no code fences):
     "question", "greeting", "thanks", or "none",
   "pick": the number picked (1 for the first) when dialogue_act is "pick", otherwise null,
   "standalone_action": the action the message asks for on its own, as if no wizard were open
-    (the same labels as action_type)
+    (the same labels as action_type),
+  "fields": when <context> shows an open wizard, the values this message itself gives for the
+    agent being set up, as a flat object of short strings with keys among "source" (the tool
+    it reads), "trigger" (what it watches for), "action" (what it does with it),
+    "destination" (the channels or addresses results go to), "schedule" (when it runs, in
+    words), "timezone" (an IANA zone), "name" (a name the user gives it); {} otherwise
 }
 Confidence: 0.9 or more when the action is clear; 0.7 to 0.9 when it is likely; below 0.7
 when two actions are plausible or the message is too vague, and then set is_ambiguous to

@@ -7,6 +7,7 @@ it only to be stored.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 
@@ -44,6 +45,9 @@ class Reading(Said):
     # pick): it completes the reading and never takes anything away from it.
     told: frozenset[Act] = frozenset()
     told_pick: int | None = None
+    # The open wizard's fields the LLM tier read in the message (field, value): ``Said.details``
+    # reads them again the offline way, first.
+    told_details: tuple[tuple[str, str], ...] = ()
 
     @cached_property
     def positions(self) -> tuple[Position, ...]:
@@ -155,7 +159,11 @@ class Reading(Said):
     def after(self, *acts: Act) -> Reading:
         """The reading of what the message says after the words that show any of ``acts``
         (``rest_after``): the details that follow a yes, an "anyway", a "back to the setup"."""
-        return read(self.rest_after(*acts))
+        rest = read(self.rest_after(*acts))
+        # The fields the LLM read are the message's, whichever part of it they were in.
+        if not self.told_details:
+            return rest
+        return dataclasses.replace(rest, told_details=self.told_details)
 
     @property
     def opens_with_yes(self) -> bool:

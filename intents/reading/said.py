@@ -19,6 +19,7 @@ from intents.offline.schedule import find_time
 from intents.offline.text import normalize
 from intents.reading import details
 from intents.reading.agent_words import asks
+from intents.reading.told import details_told
 from intents.reading.values import first_clause
 
 if TYPE_CHECKING:
@@ -33,6 +34,7 @@ class Said:
     """The values a message gives; mixed into ``Reading``, whose ``source`` it reads."""
 
     source: str
+    told_details: tuple[tuple[str, str], ...]
 
     @property
     def question(self) -> bool:
@@ -64,8 +66,18 @@ class Said:
         opening: bool = False,
     ) -> dict[str, str]:
         """The details of an agent the message adds to what a setup ``have``s (only what it
-        changes): source, trigger, action, destination, frequency, zone, name, title…"""
-        return details.read_slots(self.source, have=have, asking=asking, zone=zone, opening=opening)
+        changes): source, trigger, action, destination, frequency, zone, name, title…
+
+        What the LLM tier read in the open fields (``told_details``, each read again the
+        offline way) comes first; the offline reader's details complete it."""
+        found = details.read_slots(
+            self.source, have=have, asking=asking, zone=zone, opening=opening
+        )
+        told = details_told(dict(self.told_details)) if self.told_details else {}
+        found.update((key, value) for key, value in told.items() if have.get(key) != value)
+        if found.get("frequency") and not found.get("zone"):
+            found["zone"] = have.get("zone") or zone
+        return found
 
     def one_off(self, besides: str = "") -> bool:
         """Whether the message asks for something done once ("just this once", "today"),

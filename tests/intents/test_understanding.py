@@ -109,3 +109,91 @@ def test_the_turns_own_message_is_read_with_what_the_llm_understood(world: World
     assert turn.reading_of("that'd be lovely") is turn.reading
     assert turn.reading_of("that'd be lovely").yes  # the LLM's yes, kept
     assert not turn.reading_of("a pending request, read on its own").yes
+
+
+@pytest.mark.parametrize(
+    ("fields", "understood"),
+    [
+        ({"schedule": "every weekday at 8am", "Destination": "#ops"},
+         {"schedule": "every weekday at 8am", "destination": "#ops"}),
+        ({"schedule": 8, "owner": "ana", "name": ["a", "b"]}, None),  # no string, no such field
+        ("every weekday", None),  # not an object
+    ],
+)  # fmt: skip
+def test_the_wizard_fields_are_kept_only_when_known_and_written(
+    fields: object, understood: dict[str, str] | None
+) -> None:
+    result = _llm(fields=fields)
+    assert (result.understood or {}).get("fields") == understood
+
+
+def test_each_field_the_llm_read_is_read_again_the_offline_way() -> None:
+    from intents.reading.told import details_told
+
+    told = details_told(
+        {
+            "source": "Jira",
+            "schedule": "every weekday at 8am",
+            "timezone": "Europe/Berlin",
+            "destination": "#platform-crew",
+            "name": "Crash Brief",
+            "trigger": "blocked tickets",
+        }
+    )
+    assert told == {
+        "source": "jira",
+        "frequency": "weekdays 08:00",
+        "zone": "Europe/Berlin",
+        "destination": "Slack #platform-crew",
+        "name": "crash-brief",
+        "title": "Crash Brief",
+        "trigger": "blocked tickets",
+    }
+    # What cannot be read in the wizard's form is no field at all.
+    assert details_told({"schedule": "whenever", "timezone": "Mars/Olympus", "source": "?"}) == {}
+
+
+_OPEN = "create an agent that watches Jira for blocked tickets"
+_ANSWER = "post them in the platform-crew room, weekday mornings at eight, Berlin hours"
+
+
+@pytest.mark.django_db
+def test_the_llm_fills_the_wizards_open_fields(world: World, llm_server: ScriptedLLMServer) -> None:
+    client = world.client(world.owner)
+    llm_server.script(
+        Reply.intent("create_agent", 0.95, entities={"source": "jira"}),
+        Reply.intent(
+            "create_agent",
+            0.9,
+            fields={
+                "destination": "#platform-crew",
+                "schedule": "every weekday at 08:00",
+                "timezone": "Europe/Berlin",
+            },
+        ),
+    )
+    first = client.post("/api/v1/chat/", {"message": _OPEN}, format="json").json()
+    client.post(
+        "/api/v1/chat/",
+        {"message": _ANSWER, "conversation_id": first["conversation_id"]},
+        format="json",
+    )
+    (agent,) = Agent.objects.for_tenant(world.tenant_a)
+    assert agent.config["destination"] == "Slack #platform-crew"
+    assert agent.config["schedule"] == "Every weekday at 08:00 (Europe/Berlin)"
+
+
+@pytest.mark.django_db
+def test_offline_the_same_answer_is_read_by_the_detail_reader_alone(world: World) -> None:
+    client = world.client(world.owner)
+    first = client.post("/api/v1/chat/", {"message": _OPEN}, format="json").json()
+    client.post(
+        "/api/v1/chat/",
+        {"message": _ANSWER, "conversation_id": first["conversation_id"]},
+        format="json",
+    )
+    agents = list(Agent.objects.for_tenant(world.tenant_a))
+    # What the LLM test above gets from the fields is not what these words give offline.
+    assert not agents or agents[0].config.get("schedule") != (
+        "Every weekday at 08:00 (Europe/Berlin)"
+    )
