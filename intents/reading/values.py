@@ -5,14 +5,12 @@ the policy reads no text with ``re``."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from intents.reading.details import zone_in
 
 _CLOCK_RE = re.compile(r"(\d{1,2}):(\d{2})")
 _ADDRESS_RE = re.compile(r"#[\w-]+|[\w.+-]+@[\w.-]+")
-_AND_WORD_RE = re.compile(r"\band (\w+)\b")
 _LEAD_RE = re.compile(
     r"^(?:\W*(?:ugh|argh|honestly|so|well|hey|hi|hello|ok|okay|sigh|help|hmm)\b[\W]*)+", re.I
 )
@@ -37,16 +35,6 @@ def with_clock(text: str, clock: str) -> str:
 def addresses_in(text: str) -> set[str]:
     """The channels ("#ops-alerts") and email addresses ("ana@acme.io") ``text`` names."""
     return set(_ADDRESS_RE.findall(text))
-
-
-def with_words_after_and(text: str, change: Callable[[str], str | None]) -> str:
-    """``text`` with each word after "and " replaced by ``change(word)`` unless that is None."""
-
-    def replaced(found: re.Match[str]) -> str:
-        new = change(found[1])
-        return found[0] if new is None else "and " + new
-
-    return _AND_WORD_RE.sub(replaced, text)
 
 
 def first_clause(text: str) -> str:

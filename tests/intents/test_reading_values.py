@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from intents.reading.values import addresses_in, clock_in, first_clause, with_words_after_and
+from intents.reading.values import addresses_in, clock_in, first_clause
 
 
 @pytest.mark.parametrize(
@@ -28,16 +28,6 @@ def test_addresses_in_reads_channels_and_emails() -> None:
     }
     assert addresses_in("Slack, the ops channel") == set()
     assert addresses_in("#a, #a and #b") == {"#a", "#b"}
-
-
-def test_with_words_after_and_changes_only_what_change_returns() -> None:
-    def change(word: str) -> str | None:
-        return word + "s" if word in {"send", "build"} else None
-
-    assert with_words_after_and("the data and send it", change) == "the data and sends it"
-    assert with_words_after_and("a and build, and keep", change) == "a and builds, and keep"
-    # "band" is not "and": the word must start there.
-    assert with_words_after_and("the band send", change) == "the band send"
 
 
 @pytest.mark.parametrize(
