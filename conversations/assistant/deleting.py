@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from conversations.agents import selectors as agents
-from conversations.assistant.agents import delete_wanted, may_delete
+from conversations.assistant.agent_commands import delete_wanted, may_delete
 from conversations.assistant.effects import DeleteAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState

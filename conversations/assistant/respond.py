@@ -3,7 +3,8 @@
 Replies are templates (no model writes prose). It reads what it needs through selectors and
 writes nothing: the chat turn applies the effects and stores the reply and the new state in
 one transaction. The intent label routes; it never grants anything: whatever would change
-platform settings checks the caller's role.
+platform settings checks the caller's role. The router is here; what counts as a detour from an
+open flow is in ``detours``, and the action done once it is settled in ``actions``.
 """
 
 from __future__ import annotations
@@ -16,31 +17,24 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from conversations.agents import selectors as agent_selectors
+from conversations.assistant import agent_commands as commands
 from conversations.assistant import agents
 from conversations.assistant import deleting as several
+from conversations.assistant.actions import act_on, picked_option
 from conversations.assistant.clarify import clarify
+from conversations.assistant.detours import (
+    adds_to_proposal,
+    detour_from_skill,
+    detour_from_wizard,
+    gives_details_for,
+    keep_wizard_open,
+)
 from conversations.assistant.outcome import Outcome, Reply, Turn
-from conversations.assistant.platform import (
-    answer_platform_question,
-    greet,
-    manage,
-    not_for_me,
-    thank,
-)
-from conversations.assistant.skills import (
-    asks_for_skills,
-    open_session,
-    skill_session_continue,
-    skill_session_resume,
-    skill_session_start,
-    skill_summary,
-    skills_reply,
-    wants_to_resume,
-)
+from conversations.assistant.platform import greet, not_for_me, thank
+from conversations.assistant.skills import open_session, skill_session_continue, skill_summary
 from conversations.assistant.state import AssistantState, Created, Option, Wizard
 from conversations.assistant.wizard import (
     amend_created,
-    describe,
     proposal_accepted,
     tenant_zone,
     undo_created,
@@ -52,7 +46,7 @@ from conversations.models import Tenant
 from intents.reading.acts import Act
 from intents.reading.reading import Reading
 from intents.reading.referent import by_own_word
-from intents.types import CLARIFY_BELOW, ActionType, IntentResult
+from intents.types import CLARIFY_BELOW, ActionType
 from skill_sessions.services import LoadedSession
 from skill_sessions.services import session_load as services_load
 
@@ -63,15 +57,6 @@ _PAUSE_READINGS = frozenset(
         ActionType.EXECUTE_TASK,
         ActionType.UNKNOWN,
         ActionType.MANAGE_PLATFORM,
-    }
-)
-_SWITCH_AWAY = frozenset(
-    {
-        ActionType.EXECUTE_TASK,
-        ActionType.QUERY_INFO,
-        ActionType.UPDATE_AGENT,
-        ActionType.MANAGE_PLATFORM,
-        ActionType.CREATE_SKILL,
     }
 )
 _WIZARD_CANCELLED = gettext_lazy("Okay, I've cancelled setting up that agent. Nothing was created.")
@@ -174,7 +159,7 @@ def _waiting(
             names = [option.agent or "" for option in state.options]
             pick = by_own_word(follow, names, shortest=3, generic=frozenset())
         if pick is not None:
-            return _picked_option(turn, state, state.options[pick])
+            return picked_option(turn, state, state.options[pick])
     return state.replace(pending=None)
 
 
@@ -189,7 +174,7 @@ def _declined_taken_up(turn: Turn, state: AssistantState, follow: Reading) -> Ou
         revived = dataclasses.replace(declined, proposed=True)
         rest = follow.after(Act.OPENS_WITH_YES, Act.TAKES_UP)
         return proposal_accepted(turn, state.replace(wizard=revived, declined=None), rest)
-    if follow.shows(Act.RECONSIDERS) and _gives_details(follow, declined):
+    if follow.shows(Act.RECONSIDERS) and gives_details_for(follow, declined):
         # The proposal turned down, back with details for it, still waiting for a yes.
         revived = dataclasses.replace(declined, proposed=True)
         details = follow.after(Act.RECONSIDERS)
@@ -219,7 +204,7 @@ def _what_was_asked(turn: Turn, state: AssistantState, follow: Reading) -> Outco
         return Outcome(thank(turn), state)
     if _not_for_me(turn, follow):
         outcome = Outcome(not_for_me(turn), state)
-        return _keep_wizard_open(outcome, state, turn) if wizard else outcome
+        return keep_wizard_open(outcome, state, turn) if wizard else outcome
     named = turn.intent.entities.get("agent", "").lower()
     if wizard and follow.shows(Act.ASKS_ABOUT_SETUP) and (not named or not follow.mentions(named)):
         # "what does it watch?" while setting one up: the one being set up.
@@ -229,11 +214,11 @@ def _what_was_asked(turn: Turn, state: AssistantState, follow: Reading) -> Outco
 
 def _in_the_wizard(turn: Turn, state: AssistantState, follow: Reading) -> Outcome:
     """A message while an agent is being set up: its answer, or a detour with the setup kept."""
-    detour = _detour(turn, state)
+    detour = detour_from_wizard(turn, state)
     if detour is None:
         return wizard_step(turn, state, follow)
-    outcome = _act(turn, state, detour.action_type, dict(detour.entities), follow)
-    return _keep_wizard_open(outcome, state, turn)
+    outcome = act_on(turn, state, detour.action_type, dict(detour.entities), follow)
+    return keep_wizard_open(outcome, state, turn)
 
 
 def _request(
@@ -256,7 +241,7 @@ def _request(
         return wizard_step(turn, state, follow, proposal=True)
     if action == ActionType.CREATE_AGENT and _asked_for(turn):
         # "quero criar um agente": asked for in so many words; the wizard asks what it needs.
-        return _act(turn, state, action, entities, follow)
+        return act_on(turn, state, action, entities, follow)
     done = _to_an_agent(turn, state, follow, entities)
     if done is not None:
         return done
@@ -273,7 +258,7 @@ def _request(
     ):
         about = agents.about_known_agent(turn, state) or _same_for_listed(turn, state, follow)
         return about if about is not None else clarify(turn, state)
-    return _act(turn, state, action, entities, follow)
+    return act_on(turn, state, action, entities, follow)
 
 
 def _to_an_agent(
@@ -284,23 +269,23 @@ def _to_an_agent(
     action = turn.intent.action_type
     if (
         action in (ActionType.UPDATE_AGENT, ActionType.MANAGE_PLATFORM, ActionType.UNKNOWN)
-        and agents.delete_wanted(follow)
+        and commands.delete_wanted(follow)
         and not follow.question
     ):
         # "delete the last one", "get rid of the jira monitor": that agent, once confirmed.
-        deleted = agents.delete_or_confirm(turn, state, entities, follow)
+        deleted = commands.delete_or_confirm(turn, state, entities, follow)
         if deleted is not None:
             return deleted
     if action in _PAUSE_READINGS and not follow.question:
         # "resume the third one again", "setz ihn wieder fort": pausing or resuming that agent,
         # whatever else the words could be read as (never a run).
-        paused = agents.pause_or_resume(turn, state, entities, follow)
+        paused = commands.pause_or_resume(turn, state, entities, follow)
         if paused is not None:
             return paused
     if state.last_agent and _changes_it(follow):
         # "Could you please move it to 16:00?", "send its results to talent@… instead": a change
         # to the agent just talked about, however the words were classified.
-        return agents.update(turn, state, {"agent": state.last_agent}, follow)
+        return commands.update(turn, state, {"agent": state.last_agent}, follow)
     return None
 
 
@@ -314,7 +299,7 @@ def _deletion(
     if deleting and (follow.yes or (follow.opens_with_yes and not follow.no)):
         agent = agents.agent_named(turn, deleting)
         if agent is not None:
-            return agents.delete_confirmed(state, agent.id, agent.name)
+            return commands.delete_confirmed(state, agent.id, agent.name)
     if deleting and (follow.no or follow.cancel):
         return Outcome(
             Reply(
@@ -329,10 +314,10 @@ def _deletion(
 
 def _in_a_skill_session(turn: Turn, state: AssistantState, session: LoadedSession) -> Outcome:
     """A message while a skill is being built: its answer, or a detour with the session kept."""
-    detour = _skill_detour(turn)
+    detour = detour_from_skill(turn)
     if detour is None:
         return skill_session_continue(turn, state, session)
-    outcome = _act(turn, state, detour.action_type, dict(detour.entities), turn.reading)
+    outcome = act_on(turn, state, detour.action_type, dict(detour.entities), turn.reading)
     outcome.reply.content += _(
         "\n\n(Your skill %(name)s is still open: answer my last question when you're ready, "
         'or say "cancel" to drop it.)'
@@ -363,7 +348,7 @@ def _answer_to_proposal(
     if accepted:
         # The yes, the go-ahead and an "anyway" are instructions, not details of the agent.
         return proposal_accepted(turn, state, follow.after(Act.OPENS_WITH_YES, Act.INSISTS))
-    if not (follow.no or follow.cancel) and _adds_to_proposal(turn, state, wizard):
+    if not (follow.no or follow.cancel) and adds_to_proposal(turn, state, wizard):
         # More about what was proposed, which still waits for a yes.
         return wizard_step(turn, state, follow, proposal=True)
     if follow.no or follow.cancel:
@@ -419,164 +404,6 @@ def _not_for_me(turn: Turn, follow: Reading) -> bool:
     if follow.no or follow.cancel or follow.yes or follow.acknowledgement:
         return False
     return follow.off_topic or follow.shows(Act.SMALL_TALK)
-
-
-def _adds_to_proposal(turn: Turn, state: AssistantState, wizard: Wizard) -> bool:
-    """Whether a reply to a proposal gives more of its details rather than asking for
-    something else."""
-    if turn.reading.question or _detour(turn, state) is not None:
-        return False
-    return _gives_details(turn.reading, wizard)
-
-
-def _about_an_agent(state: AssistantState, entities: Mapping[str, str], reading: Reading) -> bool:
-    """A question with "its" asks about the agent just talked about, not how things work."""
-    return bool(entities.get("agent")) or bool(state.last_agent and reading.shows(Act.ABOUT_IT))
-
-
-def _gives_details(follow: Reading, wizard: Wizard) -> bool:
-    slots = follow.details(wizard.gathered)
-    return bool(slots.keys() & {"destination", "frequency", "zone", "name", "source", "trigger"})
-
-
-def _puts_the_source_right(turn: Turn, state: AssistantState) -> bool:
-    """ "sorry, we moved off Trello. It's Asana now: …": the wizard's source taken back and
-    another named, whatever else the words could be read as."""
-    wizard = state.wizard
-    said = str(wizard.gathered.get("source") or "") if wizard else ""
-    if not wizard or not said or not turn.reading.takes_back(said):
-        return False
-    slots = turn.reading.details(wizard.gathered)
-    return bool(slots.get("source")) and slots["source"] != said
-
-
-def _detour(turn: Turn, state: AssistantState) -> IntentResult | None:
-    """A confident request for something else in the middle of the wizard (answered, and the
-    wizard kept for later); None when the message answers the wizard."""
-    follow = turn.reading
-    if follow.acknowledgement or _puts_the_source_right(turn, state):
-        return None
-    if turn.intent.action_type in _SWITCH_AWAY:
-        return turn.intent  # the classifier, wizard and all, read it as something else
-    alone = turn.understanding.alone  # the message on its own, apart from the open flow
-    # A how/what question of its own ("btw how do I get an API token?") is no wizard answer,
-    # even when the classifier is unsure which other thing it asks about.
-    floor = 0.7
-    if follow.question:
-        floor = 0.3 if follow.shows(Act.ASKS_HOW) else 0.5
-    if alone.action_type not in _SWITCH_AWAY or alone.confidence < floor:
-        return None
-    wizard = state.wizard
-    assert wizard is not None
-    slots = follow.details(wizard.gathered, asking=wizard.asking)
-    # Only what a request cannot be mistaken for: "run the notion reporter once" names a tool
-    # and reads as free text, and answers nothing.
-    answers = {k for k in slots if k in ("destination", "frequency", "zone", "name")}
-    # What the wizard asked for, given ("pull the closed issues from Linear" when it asked
-    # where the data comes from), unless the message names one of the tenant's agents.
-    answers |= {k for k in slots if k in wizard.asking and k in ("source", "trigger")}
-    if "agent" in alone.entities or follow.question or not answers:
-        return alone
-    return None
-
-
-def _skill_detour(turn: Turn) -> IntentResult | None:
-    """A confident request for something else while a skill is being built (answered, the
-    session kept); None when the message answers the skill builder."""
-    follow = turn.reading
-    if follow.acknowledgement or follow.shows(Act.STOPS):
-        return None
-    alone = turn.understanding.alone  # the message on its own, apart from the open flow
-    other = _SWITCH_AWAY - {ActionType.CREATE_SKILL}
-    if alone.action_type not in other | {ActionType.CREATE_AGENT} or alone.confidence < 0.75:
-        return None
-    if "agent" in alone.entities or follow.question or asks_for_skills(follow):
-        return alone
-    return None
-
-
-def _keep_wizard_open(outcome: Outcome, state: AssistantState, turn: Turn) -> Outcome:
-    wizard = state.wizard
-    assert wizard is not None
-    known = describe(wizard.gathered)
-    if known:
-        note = _(
-            "\n\n(We're still setting up an agent that %(what)s. Answer my last question when "
-            'you\'re ready, say "where were we?", or "cancel" to drop it.)'
-        ) % {"what": known}
-    else:
-        note = _(
-            "\n\n(We're still setting up your new agent. Answer my last question when you're "
-            'ready, say "where were we?", or "cancel" to drop it.)'
-        )
-    reply = outcome.reply
-    reply.content += note
-    return Outcome(reply, outcome.state.replace(wizard=wizard), outcome.effects)
-
-
-def _picked_option(turn: Turn, state: AssistantState, option: Option) -> Outcome:
-    pending = state.pending
-    state = state.replace(pending=None)
-    try:
-        action = ActionType(option.action_type)
-    except ValueError:
-        action = ActionType.UNKNOWN
-    entities = dict(pending.entities) if pending else {}
-    if option.agent:
-        entities["agent"] = option.agent
-    # The request the options were about, kept from the turn that asked which.
-    said = turn.reading_of(pending.message) if pending else turn.reading
-    outcome = _act(turn, state, action, entities, said)
-    outcome.reply.decision = "picked_option_" + str(option.n) + ":" + outcome.reply.decision
-    return outcome
-
-
-def _act(
-    turn: Turn,
-    state: AssistantState,
-    action: ActionType,
-    entities: Mapping[str, str],
-    said: Reading,
-) -> Outcome:
-    """The action done, for what ``said`` asks (this turn's message, or the request kept from
-    the turn whose options it picks from)."""
-    if wants_to_resume(said) and action != ActionType.CREATE_AGENT:
-        # "Let's finish that skill": the session this conversation left open, if any.
-        resumed = skill_session_resume(turn, state)
-        if resumed is not None:
-            return resumed
-    if action == ActionType.CREATE_AGENT:
-        asked = said.shows(Act.ASKS_FOR_AGENT) or turn.intent.method == "fast_path"
-        return wizard_step(turn, state, said, proposal=not asked and turn.is_own(said))
-    if action == ActionType.QUERY_INFO and asks_for_skills(said):
-        return Outcome(skills_reply(turn), state)
-    if (
-        action == ActionType.QUERY_INFO
-        and said.question
-        and not _about_an_agent(state, entities, said)
-    ):
-        answered = answer_platform_question(turn, said)
-        if answered is not None:
-            return Outcome(answered, state)
-    if action == ActionType.QUERY_INFO:
-        return agents.query(turn, state, entities, said)
-    if action == ActionType.EXECUTE_TASK:
-        return agents.execute(turn, state, entities, said)
-    if action == ActionType.UPDATE_AGENT:
-        return agents.update(turn, state, entities, said)
-    if action == ActionType.MANAGE_PLATFORM:
-        # "can you add maria@… as a viewer?" asks for something done, not how things work.
-        asks_how = said.question and not said.shows(Act.ASKS_FOR_IT)
-        answered = answer_platform_question(turn, said) if asks_how else None
-        return Outcome(answered or manage(turn, said), state)
-    if action == ActionType.CREATE_SKILL:
-        return skill_session_start(turn, state, said)
-    return Outcome(
-        Reply(
-            _("Sure: tell me in your own words what you'd like to do."), decision="something_else"
-        ),
-        state,
-    )
 
 
 def state_summary(state: AssistantState, tenant: Tenant | None = None) -> dict[str, Any] | None:

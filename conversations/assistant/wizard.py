@@ -4,41 +4,34 @@ What is gathered comes from ``slots.read_slots`` (clean phrases in the user's wo
 the user did not make (a described chore answered with "I can set up an agent that …") waits
 for a yes; so does a second agent identical to one that exists. The agent created last can be
 amended ("call it …", "in Berlin time") or undone ("actually cancel that") on the next turn.
-Every reply comes from a template of ``wizard_replies`` (marked for translation).
+Every reply comes from a template of ``wizard_replies`` (marked for translation); how the
+agent is described is ``describe``'s, and a second, identical agent is found by ``duplicates``.
 """
 
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
 
 from conversations.agents import selectors as agents
+from conversations.assistant.describe import (
+    describe,
+    detail_line,
+    detail_lines,
+    detail_values,
+    planned_config,
+    schedule_of,
+)
+from conversations.assistant.duplicates import identical_agent, point_out
 from conversations.assistant.effects import CreateAgent, DeleteAgent, UpdateAgent
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState, Created, Wizard
-from conversations.assistant.text import (
-    TOOL_NAMES,
-    as_written,
-    called,
-    display,
-    numbered,
-    with_title,
-)
+from conversations.assistant.text import called, numbered, with_title
 from conversations.assistant.wizard_replies import (
     A_FEW_QUESTIONS,
-    ALREADY_HAVE,
-    AND_SENDS_THE_RESULTS_TO,
-    AT_WHEN,
     CREATED,
-    DETAIL_LINE,
-    DOES_THIS,
-    FOR_ABOUT,
     GOT_IT,
-    IN_SCOPE,
     LABELS,
     OPENING,
-    PICKED,
-    PICKED_OTHER,
     PROPOSE,
     PROPOSE_WITH_DETAILS,
     QUESTION_TIME,
@@ -51,106 +44,25 @@ from conversations.assistant.wizard_replies import (
     RECAP_PROPOSED,
     RECAP_SO_FAR,
     RENAMED_LINE,
-    RUNS,
-    SENDS_TO,
-    SETTING_LABELS,
     SUMMARY_TITLE,
     TAKES_THIS_OFF_YOUR_HANDS,
     TIMES_IN,
-    TO,
     UNDONE,
     UPDATED,
     UPDATED_NOW_DOES,
-    WATCHING,
-    WATCHING_AND_DOING,
-    WORKS_ON,
 )
-from conversations.models import Agent, new_id
-from intents.reading.details import Schedule, schedule_words
+from conversations.models import new_id
+from intents.reading.details import Schedule
 from intents.reading.names import agent_name_for
 from intents.reading.reading import Reading
 from intents.reading.values import Setting
 
 MAX_QUESTIONS = 3
-# Words that say nothing of what an agent does: two agents are compared on their other words.
-FILLER_WORDS = frozenset((
-    "the", "a", "an", "our", "my", "for", "of", "to", "on", "in", "and", "any", "all", "that",
-    "when", "with", "from", "every", "monitor", "monitors", "watch", "watches", "daily",
-    "weekly", "monthly", "hourly", "new", "board", "than", "more", "de", "la", "le", "les",
-    "los", "las", "der", "die", "das", "des", "du", "et", "y", "und", "into", "dashboard",
-))  # fmt: skip
-_ENGLISH_VERBS = frozenset(
-    [
-        "send",
-        "build",
-        "write",
-        "copy",
-        "paste",
-        "pull",
-        "export",
-        "move",
-        "compile",
-        "update",
-        "transfer",
-        "sync",
-        "enter",
-        "type",
-        "post",
-        "watch",
-        "check",
-        "collect",
-        "summarize",
-        "summarise",
-        "notify",
-        "alert",
-        "email",
-        "ping",
-        "track",
-        "analyze",
-        "analyse",
-        "prepare",
-        "put",
-    ]
-)
 
 
 def tenant_zone(turn: Turn) -> str:
     zone = (turn.tenant.settings or {}).get("time_zone")
     return zone if isinstance(zone, str) and zone else "UTC"
-
-
-def _tool(value: str) -> str:
-    return TOOL_NAMES.get(value, display(value))
-
-
-def schedule_of(gathered: Mapping[str, str]) -> Schedule | None:
-    frequency = gathered.get("frequency")
-    return Schedule(frequency, gathered.get("zone") or "UTC") if frequency else None
-
-
-def _detail_values(gathered: Mapping[str, str]) -> dict[str, str]:
-    """The values of the detail lines, by field, in the order the lines come."""
-    values = dict(gathered)
-    if values.get("source"):
-        values["source"] = _tool(values["source"])
-    schedule = schedule_of(gathered)
-    if schedule is not None:
-        values["schedule"] = schedule.words()
-        picked = gathered.get("defaulted")
-        if picked:
-            template = PICKED.get(picked, PICKED_OTHER)
-            values["schedule"] = template % {"schedule": values["schedule"], "what": picked}
-    if values.get("name"):
-        values["name"] = with_title(values["name"], gathered.get("title"))
-    return {key: values[key] for key in LABELS if values.get(key)}
-
-
-def _detail_line(label: str, value: str) -> str:
-    return DETAIL_LINE % {"label": label, "value": value}
-
-
-def detail_lines(gathered: Mapping[str, str]) -> list[str]:
-    return [_detail_line(LABELS[key], value) for key, value in _detail_values(gathered).items()]
 
 
 def _missing(gathered: Mapping[str, str]) -> list[str]:
@@ -182,97 +94,6 @@ def _questions(asking: tuple[str, ...], zone: str, frequency: str = "") -> str:
         # The time zone said once, after the last question.
         texts[-1] += " " + TIMES_IN % {"zone": zone}
     return texts[0] if len(texts) == 1 else numbered(texts)
-
-
-def _conjugated(verb: str) -> str:
-    lowered = verb.lower()
-    if lowered.endswith(("sh", "ch", "s", "x")):
-        return lowered + "es"
-    if lowered.endswith("y"):
-        return lowered[:-1] + "ies"
-    return lowered + "s"
-
-
-def _third_person(phrase: str) -> str:
-    """ "Build a report" -> "builds a report" (English verbs; other languages stay as said)."""
-    verb, _, rest = phrase.partition(" ")
-    if verb.lower() not in _ENGLISH_VERBS:
-        return DOES_THIS % {"task": phrase}
-    # "... and put together a deck" -> "and puts together": the second verb of the clause too.
-    return (_conjugated(verb) + " " + _verbs_after_and(rest)).strip()
-
-
-def _verbs_after_and(phrase: str) -> str:
-    """``phrase`` with each English verb right after the word "and" conjugated."""
-    out, at = [], 0
-    while (found := phrase.find("and ", at)) >= 0:
-        start = found + len("and ")
-        end = start
-        while end < len(phrase) and (phrase[end].isalnum() or phrase[end] == "_"):
-            end += 1
-        word = phrase[start:end]
-        after_a_word = found > 0 and (phrase[found - 1].isalnum() or phrase[found - 1] == "_")
-        if word in _ENGLISH_VERBS and not after_a_word:
-            out.append(phrase[at:start] + _conjugated(word))
-        else:
-            out.append(phrase[at:end])
-        at = max(end, start)
-    return "".join(out) + phrase[at:]
-
-
-def _lower_first(value: str) -> str:
-    return value[:1].lower() + value[1:]
-
-
-def _watching(gathered: Mapping[str, str]) -> str:
-    """What the agent watches or reads, and where (the sheet, board or repository named)."""
-    watched = gathered.get("trigger", "")
-    source = _tool(gathered["source"]) if gathered.get("source") else ""
-    if watched and source and source.lower() not in watched.lower():
-        form = "source_for"
-    elif watched:
-        form = "watched"
-    elif source:
-        form = "source"
-    else:
-        return ""
-    values = {"source": source, "watched": watched, "scope": gathered.get("scope", "")}
-    return WATCHING[form, bool(gathered.get("scope"))] % values
-
-
-def describe(gathered: Mapping[str, str]) -> str:
-    """One clause naming what the agent would do, in the user's words."""
-    watching = ""
-    if gathered.get("task"):
-        text = _third_person(gathered["task"])
-    else:
-        watching = _watching(gathered)
-        doing = _third_person(gathered["action"]) if gathered.get("action") else ""
-        text = (
-            WATCHING_AND_DOING % {"watching": watching, "doing": doing}
-            if watching and doing
-            else watching or doing
-        )
-        about = gathered.get("about")
-        if about:
-            text = (
-                FOR_ABOUT % {"what": text, "about": about} if text else WORKS_ON % {"about": about}
-            )
-    destination = gathered.get("destination")
-    if destination:
-        values = {"what": text, "destination": destination}
-        if watching and not gathered.get("action"):
-            # It watches, and nothing says what it does with what it finds.
-            text = AND_SENDS_THE_RESULTS_TO % values
-        else:
-            text = TO % values if text else SENDS_TO % values
-    schedule = schedule_of(gathered)
-    if schedule is not None:
-        when = schedule.words() if schedule.complete else schedule_words(schedule.compact)
-        # "runs every Monday at 06:00" when nothing else is known yet.
-        values = {"what": text, "when": _lower_first(when)}
-        text = AT_WHEN % values if text else RUNS % values
-    return text.strip()
 
 
 def _merge(gathered: dict[str, str], found: Mapping[str, str]) -> None:
@@ -330,9 +151,9 @@ def wizard_step(
         _default_when(gathered)
     missing = _missing(gathered)
     if not missing:
-        duplicate = _identical_agent(turn, gathered)
+        duplicate = identical_agent(turn, gathered)
         if duplicate is not None and not wizard.duplicate_of:
-            return _point_out(state, gathered, duplicate)
+            return point_out(state, gathered, duplicate)
         return _finish(turn, state.replace(wizard=None), gathered)
     asking = tuple(missing[:MAX_QUESTIONS])
     question = _questions(asking, gathered.get("zone") or zone, gathered.get("frequency", ""))
@@ -387,91 +208,6 @@ def proposal_accepted(turn: Turn, state: AssistantState, more: Reading) -> Outco
     wizard = state.wizard or Wizard()
     accepted = Wizard(wizard.kind, wizard.gathered, wizard.asking, duplicate_of=wizard.duplicate_of)
     return wizard_step(turn, state.replace(wizard=accepted), more, accepted=True)
-
-
-_WORD_CHARACTERS = frozenset(string.ascii_lowercase + string.digits)
-
-
-def _words(value: str) -> set[str]:
-    kept = "".join(c if c in _WORD_CHARACTERS else " " for c in value.lower())
-    return {w for w in kept.split() if len(w) >= 3 and w not in FILLER_WORDS}
-
-
-def _when_key(value: str) -> tuple[frozenset[str], str]:
-    lowered = value.lower()
-    days = frozenset(d for d in ("mon", "tue", "wed", "thu", "fri", "sat", "sun") if d in lowered)
-    clock = Setting(lowered).clock
-    return days, (str(int(clock[0])) + ":" + clock[1] if clock else "")
-
-
-def _identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
-    """An agent of the tenant that already does this: same source and most details alike."""
-    config = planned_config(gathered)
-    ours_where = Setting(config.get("destination", "")).addresses
-    ours_what = _words(config.get("trigger", "") + " " + config.get("action", ""))
-    for agent in agents.agents_for_matching(tenant=turn.tenant):
-        theirs = {k: str(v) for k, v in (agent.config or {}).items()}
-        if theirs.get("source", "").lower() != config.get("source", "").lower():
-            continue
-        score = 1
-        where = Setting(theirs.get("destination", "")).addresses
-        if ours_where and where:
-            score += 1 if ours_where == where else -1
-        what = _words(theirs.get("trigger", "") + " " + theirs.get("action", ""))
-        if what and ours_what and len(what & ours_what) / min(len(what), len(ours_what)) >= 0.5:
-            score += 1
-        if _when_key(theirs.get("schedule", "")) == _when_key(config.get("schedule", "")):
-            score += 1
-        if score >= 3:
-            return agent
-    return None
-
-
-def _point_out(state: AssistantState, gathered: dict[str, str], agent: Agent) -> Outcome:
-    lines = "\n".join(
-        _detail_line(SETTING_LABELS.get(k, k.title()), _tool(str(v)) if k == "source" else str(v))
-        for k, v in (agent.config or {}).items()
-        if v and k != "details"
-    )
-    content = ALREADY_HAVE % {
-        "agent": as_written(agent.name, agent.config),
-        "details": lines,
-        "name": agent.name,
-    }
-    return Outcome(
-        Reply(
-            content,
-            meta={"agents_referenced": [agent.name], "offer": {"action_type": "create_agent"}},
-            decision="wizard_duplicate",
-        ),
-        state.replace(
-            wizard=Wizard("create_agent", gathered, (), proposed=True, duplicate_of=agent.name),
-            last_agent=agent.name,
-        ),
-    )
-
-
-def planned_config(gathered: Mapping[str, str]) -> dict[str, str]:
-    schedule = schedule_of(gathered)
-    config = {
-        "source": gathered.get("source", ""),
-        "trigger": gathered.get("trigger", ""),
-        "action": gathered.get("task") or gathered.get("action", ""),
-        "destination": gathered.get("destination", ""),
-        "schedule": schedule.words() if schedule else "",
-        "details": "; ".join(
-            filter(
-                None,
-                [
-                    called("", gathered.get("title", "")),
-                    IN_SCOPE % {"scope": gathered["scope"]} if gathered.get("scope") else "",
-                    gathered.get("about"),
-                    gathered.get("details"),
-                ],
-            )
-        ),
-    }
-    return {k: v[:500] for k, v in config.items() if v}
 
 
 def _finish(turn: Turn, state: AssistantState, gathered: dict[str, str]) -> Outcome:
@@ -540,7 +276,7 @@ def amend_created(turn: Turn, state: AssistantState, said: Reading) -> Outcome |
         return None
     name = agents.agent_unique_name(tenant=turn.tenant, base=new_name) if new_name else None
     shown = name or created.name
-    lines = [_detail_line(LABELS.get(k, k.title()), v) for k, v in changes.items()]
+    lines = [detail_line(LABELS.get(k, k.title()), v) for k, v in changes.items()]
     if name:
         new = with_title(name, found.get("title"))
         lines.insert(0, RENAMED_LINE % {"old": created.name, "new": new})
@@ -601,7 +337,7 @@ def wizard_summary(wizard: Wizard) -> dict[str, object]:
         "title": str(SUMMARY_TITLE),
         "gathered": [
             {"field": key, "label": LABELS[key], "value": value}
-            for key, value in _detail_values(wizard.gathered).items()
+            for key, value in detail_values(wizard.gathered).items()
         ],
         "question": _questions(
             wizard.asking,
