@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed-$(shell cat requirements.lock pyproject.toml | cksum
 PORT ?= 8000
 TEST_ARGS ?=
 
-.PHONY: install run test lint format bench regex-count worker beat migrate lock clean
+.PHONY: install run test lint format bench regex-count rules-report worker beat migrate lock clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ bench: migrate
 # The regular-expression patterns written in the project, by package (target: at most 80).
 regex-count: install
 	$(BIN)/python bench/regex_count.py
+
+# Every rule and nudge of the offline table with its hits and precision on each non-frozen
+# dataset (docs/intents-offline.md).
+rules-report: install
+	$(BIN)/python manage.py eval_intents --rules
 
 worker: migrate
 	$(BIN)/celery -A config worker -Q celery,maintenance --loglevel=INFO
