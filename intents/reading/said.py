@@ -29,6 +29,17 @@ if TYPE_CHECKING:
 # short enough to be one clause.
 _PROBLEM_WORDS, _PROBLEM_LENGTH = 4, 140
 
+# Rule "the user's manner is not the agent's task": how someone does a chore today ("by
+# hand", "manually") is why they hand it on, not part of what the agent does, which never
+# works by hand. Seen in the dev scenario sets dev, dev2, dev4, dev5, dev6 and dev7 and in
+# most dev intent sets; for example "I copy our Stripe payouts into a spreadsheet by hand",
+# "pulling project updates out of Notion by hand", "I manually export the HubSpot deals".
+BY_HAND = (
+    "by hand", "manually", "per hand", "a mano", "à la main", "a la main", "von hand",
+    "händisch", "handisch", "manualmente", "manuellement", "à mão", "a mão", "a mao",
+)  # fmt: skip
+_PHRASES = ("task", "action", "trigger")  # the details said in the user's words
+
 
 class Said:
     """The values a message gives; mixed into ``Reading``, whose ``source`` it reads."""
@@ -77,7 +88,10 @@ class Said:
         found.update((key, value) for key, value in told.items() if have.get(key) != value)
         if found.get("frequency") and not found.get("zone"):
             found["zone"] = have.get("zone") or zone
-        return found
+        for key in _PHRASES:
+            if found.get(key):
+                found[key] = without_manner(found[key])
+        return {key: value for key, value in found.items() if value}
 
     def one_off(self, besides: str = "") -> bool:
         """Whether the message asks for something done once ("just this once", "today"),
@@ -155,3 +169,21 @@ def stems_of(text: str, *, ascii_only: bool = False) -> frozenset[str]:
     kept = ("a" <= c <= "z" if ascii_only else c.isalnum() or c == "_" for c in lowered)
     spaced = "".join(c if keep else " " for c, keep in zip(lowered, kept, strict=True))
     return frozenset(w[:5] for w in spaced.split() if len(w) >= 4)
+
+
+def without_manner(phrase: str) -> str:
+    """``phrase`` without the words that say how the user does it today (``BY_HAND``)."""
+    kept = phrase
+    for manner in BY_HAND:
+        at = kept.lower().find(manner)
+        while at >= 0:
+            end = at + len(manner)
+            alone = (at == 0 or not kept[at - 1].isalnum()) and (
+                end == len(kept) or not kept[end].isalnum()
+            )
+            if alone:
+                kept = kept[:at].rstrip() + " " + kept[end:].lstrip()
+                at = kept.lower().find(manner, at)
+            else:
+                at = kept.lower().find(manner, end)
+    return " ".join(kept.split()).strip(" ,;")
