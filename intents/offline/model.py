@@ -277,8 +277,8 @@ def engine() -> Engine:
 
 
 # What the weights depend on: the training data and the code that turns text into features.
-_SOURCES = (TRAINING_PATH, *(Path(__file__).parent / n for n in ("lexicon.py", "text.py")),
-            Path(__file__))  # fmt: skip
+_SOURCES = (TRAINING_PATH, *sorted((Path(__file__).parent / "lexicon").glob("*.py")),
+            Path(__file__).parent / "text.py", Path(__file__))  # fmt: skip
 
 
 def _cache_file() -> Path | None:
