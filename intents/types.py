@@ -28,7 +28,7 @@ ACTION_CHOICES = [(action.value, action.value) for action in ActionType]
 
 class DialogueAct(StrEnum):
     """What a message does in the conversation, as the LLM tier names it (the offline reading
-    has its own, finer table in ``intents/reading/acts.py``)."""
+    has its own, finer table in ``intents/reading/acts/``)."""
 
     AFFIRM = "affirm"
     DENY = "deny"

@@ -24,15 +24,16 @@ PATTERN_CEILING = 302
 STILL_IMPORTING_RE = frozenset({})
 
 # The language code's longest function and largest module, in lines (a function from its
-# `def` line to its last line; a module, every line). Targets: 80 lines a function, 500 a
-# module. Lower them whenever the figure drops; never raise them.
-LONGEST_FUNCTION_CEILING = 163  # intents/offline/prose.py:read_prose
-LARGEST_MODULE_CEILING = 1028  # intents/offline/lexicon.py
+# `def` line to its last line; a module, every line). The targets, 80 lines a function and
+# 500 a module, are met (today 74, clarify.py:clarify, and 495, intents/offline/prose.py):
+# the ceilings are the targets. Never raise them.
+LONGEST_FUNCTION_CEILING = 80
+LARGEST_MODULE_CEILING = 500
 
 # Every line of the code that reads text (READING_FILES). Target: 6,000. Lower it whenever the
 # figure drops; never raise it. (Raised, from 11,187, in the session that added the one reader,
 # intents/reading/, the understanding and the reply templates: they landed before the old
-# readers they replace in intents/offline/ and intents/reading/details.py could go.
+# readers they replace in intents/offline/ and intents/reading/details/ could go.
 # Those deletions are the next step.)
 READING_LINES_CEILING = 13118
 
@@ -41,13 +42,17 @@ def _py(root: Path, pattern: str) -> list[Path]:
     return sorted(p for p in root.glob(pattern) if "migrations" not in p.parts)
 
 
+# The chat turn, by step (conversations/chat/turn.py and the modules it is made of).
+CHAT_TURN = ("turn.py", "turn_base.py", "begin.py", "answer.py", "finish.py")
+
+
 def language_files(root: Path = ROOT) -> list[Path]:
     """The language code: intents/, the assistant, the skill flow and the chat turn."""
     return [
         *_py(root, "intents/**/*.py"),
         *_py(root, "conversations/assistant/*.py"),
         root / "skill_sessions/flow.py",
-        root / "conversations/chat/turn.py",
+        *(root / "conversations/chat" / name for name in CHAT_TURN),
     ]
 
 
@@ -129,6 +134,11 @@ def test_a_policy_file_that_stopped_using_re_leaves_the_list() -> None:
 
 
 # --- (c) the longest function and the largest module ----------------------------------------
+
+
+def test_the_language_files_exist() -> None:
+    missing = [_name(path) for path in language_files() if not path.exists()]
+    assert not missing, f"language files that are gone: {missing}; update language_files()"
 
 
 def test_no_function_of_the_language_code_grows_past_the_longest() -> None:

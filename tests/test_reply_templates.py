@@ -28,7 +28,12 @@ CEILINGS = {
     "conversations/assistant/platform.py": 0,
     "conversations/assistant/respond.py": 0,
     "conversations/assistant/skills.py": 0,
-    "intents/reading/details.py": 19,  # a reader: its values are still worded in code
+    # The wizard's detail reader: the values it reads are still worded in code (19 in all).
+    "intents/reading/details/names.py": 1,
+    "intents/reading/details/places.py": 5,
+    "intents/reading/details/schedule.py": 10,
+    "intents/reading/details/slots.py": 1,
+    "intents/reading/details/task.py": 2,
     "conversations/assistant/state.py": 0,
     "conversations/assistant/text.py": 0,
     "conversations/assistant/wizard.py": 0,
@@ -71,8 +76,7 @@ def test_no_policy_file_builds_more_replies_without_a_template() -> None:
     over, under = [], []
     for file, ceiling in CEILINGS.items():
         path = ROOT / file
-        if not path.exists():
-            continue
+        assert path.exists(), f"{file} is gone: move its ceiling to where its code went"
         count = built_without_a_template(path.read_text())
         if count > ceiling:
             over.append(f"{file}: {count} > {ceiling}")

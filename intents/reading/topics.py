@@ -1,5 +1,5 @@
 """What a message is about, when it is about the workspace rather than an agent: a table of
-named topics in the same form as the acts (``acts.py``), read from the same words."""
+named topics in the same form as the acts (``acts/``), read from the same words."""
 
 from __future__ import annotations
 
