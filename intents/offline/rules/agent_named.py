@@ -7,7 +7,7 @@ import re
 
 from intents.offline.context import ANSWER_KEYS, CHANGE_CUES, INFO_CUES, RUN_CUES
 from intents.offline.rules.engine import rule
-from intents.offline.rules.messages import ALSO_RE, CONNECT_RE
+from intents.offline.rules.messages import ALSO, CONNECT
 from intents.offline.rules.reading import (
     ASKS_ABOUT,
     QUESTION_WORDS,
@@ -151,7 +151,7 @@ def a_new_setting_for_the_agent_just_named(r: Reading) -> Decision | None:
         and r.n_units <= 4
         and not r.concepts & (RUN_CUES | INFO_CUES | {"V_CREATE"})
         # The workspace's connection, not a new source.
-        and not CONNECT_RE.match(r.norm)
+        and not r.says(CONNECT)
     ):
         r.entities.setdefault("agent", agent)
         return Decision(ActionType.UPDATE_AGENT, 0.72, "a new setting for the agent just named")
@@ -279,7 +279,7 @@ def adds_to_the_agent_just_named(r: Reading) -> Decision | None:
         and r.n_units <= 10
         and (
             _ADD_TO_IT_RE.search(r.norm)
-            or ("PRON_IT" in r.concepts and ALSO_RE.search(r.norm) and "source" in r.entities)
+            or ("PRON_IT" in r.concepts and r.says(ALSO) and "source" in r.entities)
         )
     ):
         r.entities.setdefault("agent", agent)

@@ -2,43 +2,79 @@
 
 from __future__ import annotations
 
-import re
-
 from intents.offline.rules.engine import rule
-from intents.offline.rules.reading import Decision, Reading
+from intents.offline.rules.reading import Decision, Reading, cues
 from intents.types import ActionType
 
 # Long messages that only share: venting, news, thanks.
-_JUST_SHARING_RE = re.compile(
-    r"\b(?:just (?:need(?:ed)? to |wanted to )?vent\w*|venting|(?:i )?just wanted to (?:say|share)|"
-    r"fun update|what a (?:week|day)|long day|get (?:that|this|it) off my chest|"
-    r"rien de particulier [àa] demander|je voulais juste (?:dire|partager)|"
-    r"solo quer[ií]a (?:decir|contar)|wollte (?:nur|blo[ßs]) (?:sagen|erz[äa]hlen)|"
-    r"s[oó] queria (?:dizer|contar)|nothing to ask|no request)\b"
+_JUST_SHARING = cues(
+    """
+    just need|needed|wanted? to? vent*
+    venting
+    just wanted to say|share
+    fun update
+    what a week|day
+    long day
+    get that|this|it off my chest
+    rien de particulier a demander
+    je voulais juste dire|partager
+    solo queria decir|contar
+    wollte nur|blos|bloss sagen|erzahlen
+    so queria dizer|contar
+    nothing to ask
+    no request
+    """
 )
-# What a request says, whatever it asks: a question, a polite ask, an imperative of ours.
-ASKS_FOR_SOMETHING_RE = re.compile(
-    r"\?|\b(?:can|could|would|will) you\b|\bplease\b|\bpls\b|\bi'?d (?:like|love)\b|"
-    r"\b(?:i|we) (?:want|need) (?:you|an?|the|to)\b|\bhelp me\b|\bset up\b|\bcreate\b|"
-    r"\bbuild\b|\brun\b|\bpause\b|\binvite\b|\bremind me\b|\blet'?s\b|"
-    r"\bpuedes\b|\bpodr[ií]as\b|\bpouvez-vous\b|\bpeux-tu\b|\bkannst du\b|"
-    r"\bk[öo]nnten sie\b|\bpode\b|\bpor favor\b|\bs'?il (?:te|vous) pla[iî]t\b|\bbitte\b"
+# Words that ask for something, in the lexicon's languages (a question mark is ``r.asks``).
+ASKS_FOR_SOMETHING = cues(
+    """
+    can|could|would|will you
+    please|pls
+    id like|love
+    i|we want|need you|a|an|the|to
+    help me
+    =set =up
+    =create|build|run|pause|invite
+    remind me
+    =lets
+    puedes|podrias|pouvez-vous|peux-tu|pode|bitte
+    kannst du
+    konnten sie
+    por favor
+    s il te|vous plait
+    """
 )
-# A tool, a meeting or the day called slow or a mess, with no reason given that would make it
-# a request ("because", "so", "without").
-_JUST_A_GRUMBLE_RE = re.compile(
-    r"^(?:ugh+|argh+|honestly|man|sigh|wow|god)?[,.!]? *(?:another |our |the |this |my )?"
-    r"(?:[\w.-]+ ){0,3}?(?:(?:itself )?(?:is|are|was|feels?) (?:just |so |really |such |honestly |"
-    r"always |super |incredibly )*(?:slow|a mess|terrible|awful|the worst|a nightmare|broken|"
-    r"laggy|unusable|a terrible tool|a joke|garbage)|could have been an email|could'?ve been an "
-    r"email|couldve been an email)\b(?!.*\b(?:because|since|so|but|without|and (?:we|i))\b)"
+# A short complaint: "<the tool> is so slow", "could have been an email".
+_GRUMBLE_HEAD = "^ ugh*|argh*|honestly|man|sigh|wow|god? another|our|the|this|my? …3"
+_SO = "just|so|really|such|honestly|always|super|incredibly?"
+_IS = f"itself? is|are|was|feel|feels {_SO} {_SO}"
+_JUST_A_GRUMBLE = cues(
+    f"""
+    {_GRUMBLE_HEAD} {_IS} slow|terrible|awful|broken|laggy|unusable|garbage
+    {_GRUMBLE_HEAD} {_IS} a mess|nightmare|joke
+    {_GRUMBLE_HEAD} {_IS} a terrible tool
+    {_GRUMBLE_HEAD} {_IS} the worst
+    {_GRUMBLE_HEAD} could have been an email
+    {_GRUMBLE_HEAD} couldve been an email
+    """
 )
-# A one-off errand of one's own life; "every", "each", "whenever" make it a schedule.
-_REMIND_ME_ONCE_RE = re.compile(
-    r"^(?:hey |hi |please |pls |can you |could you |would you )*remind me to\s+"
-    r"(?:call|phone|text|email|buy|pick up|book|pay|water|walk|feed|take|bring|send|get)\b"
-    r"(?!.*\b(?:every|each|daily|weekly|whenever)\b)"
+# What turns a complaint into a story with more to it.
+_AND_MORE = cues(
+    """
+    because|since|so|but|without
+    and we|i
+    """
 )
+_ERRAND = "call|phone|text|email|buy|book|pay|water|walk|feed|take|bring|send|get"
+_REMIND_ME_ONCE = cues(
+    f"""
+    ^ hey|hi? please|pls? remind me to {_ERRAND}
+    ^ hey|hi? please|pls? remind me to pick up
+    ^ hey|hi? can|could|would you please? remind me to {_ERRAND}
+    ^ hey|hi? can|could|would you please? remind me to pick up
+    """
+)
+_AGAIN_AND_AGAIN = cues("every|each|daily|weekly|whenever")
 LONG_UNITS = 30
 
 
@@ -77,8 +113,8 @@ def nothing_to_classify(r: Reading) -> Decision | None:
 def shares_and_asks_nothing(r: Reading) -> Decision | None:
     if (
         r.n_units >= LONG_UNITS
-        and _JUST_SHARING_RE.search(r.norm)
-        and not ASKS_FOR_SOMETHING_RE.search(r.norm)
+        and r.says(_JUST_SHARING)
+        and not (r.asks or r.says(ASKS_FOR_SOMETHING))
     ):
         return Decision(ActionType.UNKNOWN, 0.7, "shares news and asks for nothing")
     return None
@@ -96,7 +132,8 @@ def a_grumble(r: Reading) -> Decision | None:
     if (
         r.n_units <= 10
         and r.concepts.isdisjoint({"AGENT", "N_AGENT", "N_REPORT", "V_RUN", "V_CHANGE"})
-        and _JUST_A_GRUMBLE_RE.match(r.norm)
+        and (grumble := r.span(_JUST_A_GRUMBLE)) is not None
+        and not r.says(_AND_MORE, after=grumble[1])
     ):
         return Decision(ActionType.UNKNOWN, 0.6, "a complaint with nothing to act on")
     return None
@@ -107,7 +144,11 @@ def a_grumble(r: Reading) -> Decision | None:
     examples=("Can you remind me to call my mom tonight?",),
 )
 def personal_reminder_once(r: Reading) -> Decision | None:
-    if _REMIND_ME_ONCE_RE.match(r.norm) and not r.concepts & {"SRC", "AGENT", "RECUR"}:
+    if (
+        (errand := r.span(_REMIND_ME_ONCE)) is not None
+        and not r.says(_AGAIN_AND_AGAIN, after=errand[1])
+        and not r.concepts & {"SRC", "AGENT", "RECUR"}
+    ):
         return Decision(
             ActionType.UNKNOWN,
             0.6,

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
+from itertools import product
 
 from intents.offline.context import CHANGE_CUES
 from intents.offline.lexicon import STOPWORDS, words
 from intents.offline.rules.engine import rule
-from intents.offline.rules.guards import ASKS_FOR_SOMETHING_RE
+from intents.offline.rules.guards import ASKS_FOR_SOMETHING
 from intents.offline.rules.reading import (
     A_NEW_ONE,
     AGENTISH,
@@ -15,69 +15,173 @@ from intents.offline.rules.reading import (
     Decision,
     Reading,
     a_question,
+    cues,
     once_per_reading,
 )
 from intents.types import ActionType
 
-DID_NOT_RE = re.compile(
-    r"\b(?:didnt|did not|hasnt|has not|havent|have not|never|wasnt|was not|isnt|is not)\s+"
-    r"(?:even )?(?:run|ran|send|sent|post|posted|arrive|arrived|fire|fired|show(?:n|ed)? up|"
-    r"come|came|work|worked|go out|gone out|trigger|triggered)\b|"
+
+def _each(*parts: tuple[str, ...]) -> str:
+    """One cue a line for each way of taking one of every part's alternatives, in order."""
+    return "\n".join(" ".join(p) for p in product(*parts))
+
+
+# Something it should have done that it did not: run, send, post, arrive, fire, show up, work.
+_NOT = ("didnt|hasnt|havent|wasnt|isnt|never even?", "did|has|have|was|is not even?")
+_DONE = (
+    "run|ran|send|post|posted|arrive|arrived|fire|fired|come|came|work|worked|trigger|triggered",
+    "=sent",
+    "show|shown|showed up",
+    "go|gone out",
+)
+DID_NOT = cues(
+    _each(_NOT, _DONE)
     # Something looks wrong with what it did: silent, a number that cannot be right.
-    r"\b(?:was|went|been|is) (?:weirdly |strangely |completely |totally )?(?:silent|quiet)\b|"
-    r"\b(?:cant|can not|cannot|couldnt) be right\b|\bnobody got (?:an? |the )?\w+|"
-    r"\bdoesnt (?:look|seem) right\b"
+    + """
+    was|went|been|is weirdly|strangely|completely|totally? silent
+    was|went|been|is weirdly|strangely|completely|totally? =quiet
+    cant|cannot|couldnt be right
+    can not be right
+    nobody got
+    doesnt look|seem right
+    """
 )
-# Confusion, said as a statement rather than asked.
-_CONFUSED_RE = re.compile(
-    r"\b(?:(?:dont|do not) (?:really |quite |fully )?(?:get|understand) (?:the|how|why|what|"
-    r"where|which)|no (?:clue|idea) (?:where|how|what|why) to|not sure how (?:i|im|we|to)|"
-    r"no entiendo (?:por que|como|que)|je ne (?:sais jamais|comprends pas) (?:si|pourquoi|"
-    r"comment)|ich verstehe nicht,? (?:warum|wie)|nao entendo (?:por que|como))\b"
+_WHAT_OF_IT = "the|how|why|what|where|which"
+_CONFUSED = cues(
+    f"""
+    dont really|quite|fully? get|understand {_WHAT_OF_IT}
+    do not really|quite|fully? get|understand {_WHAT_OF_IT}
+    no clue|idea where|how|what|why to
+    not sure how i|im|we|to
+    no entiendo como|que
+    no entiendo por que
+    je ne sais jamais si|pourquoi|comment
+    je ne comprends pas si|pourquoi|comment
+    ich verstehe nicht warum|wie
+    nao entendo como
+    nao entendo por que
+    """
 )
-_IS_IT_POSSIBLE_RE = re.compile(
-    r"^(?:(?:is it possible|is there a way|es posible|est-ce possible|ist es moglich|"
-    r"e possivel)\b.{0,20}\b(?:an agent|agents|un agente|los agentes|un agent|les agents|"
-    r"ein agent|agenten|um agente|os agentes)|(?:can|do|are) (?:an agent|agents))\b"
+# Whether agents in general (not one of them) can do something.
+_IS_IT_POSSIBLE = cues(
+    _each(
+        (
+            "^ is it possible",
+            "^ is there a way",
+            "^ es posible",
+            "^ est ce possible",
+            "^ ist es moglich",
+            "^ e possivel",
+        ),
+        ("…4 an|un|ein|um agent", "…4 agents|agentes|agenten"),
+    )
+    + """
+    ^ can|do|are an agent
+    ^ can|do|are agents
+    """
 )
-# A suggestion that opens with "why not" is no question.
-_WHY_NOT_RE = re.compile(r"^(?:why|y|por que|pourquoi|warum) (?:not|dont|don t|no|pas|nicht)\b")
-_LET_SOMEONE_RE = re.compile(
-    r"^(?:please |pls |can you |could you )?(?:let|allow)\s+(?!me\b|us\b|it\b|them\b|the agent)"
-    r"[\w.@' -]{2,40}?\s+(?:to\s+)?(?:see|view|use|access|edit|manage|read|look at)\b"
+_WHY_NOT = cues(
+    """
+    ^ why|y|pourquoi|warum not|dont|no|pas|nicht
+    ^ why|y|pourquoi|warum don t
+    ^ por que not|dont|no|pas|nicht
+    """
 )
-_EXPLAIN_AGAIN_RE = re.compile(
-    r"\b(?:every time|each time|whenever)\b.{0,30}\b(?:build|create|set up|make)\b.{0,20}"
-    r"\bagents?\b.{0,40}\b(?:re-?explain|explain (?:it )?(?:all over )?again|teach (?:it|them)|"
-    r"tell (?:it|them) again|explain all over again)"
+# Someone let see, use or edit something; the asker ("let me"), the agent or "it" is not.
+_WHO_MAY = "see|view|use|access|edit|manage|read"
+_LET_SOMEONE = cues(
+    _each(
+        ("^ please|pls? let|allow", "^ can|could you let|allow"),
+        (f"…6 {_WHO_MAY}", "…6 look at"),
+    )
 )
-_SITS_UNSEEN_RE = re.compile(
-    r"\b(?:sit|sits|sitting|pile up|piles up|piling up|languish\w*|stay|stays|linger\w*)\b"
-    r".{0,40}\bfor (?:days|weeks|hours|a week|a day|ages|a while)\b.{0,25}\bbefore "
-    r"(?:anyone|anybody|someone|somebody|engineering|we|the team|it)\b"
+_LET_OURSELVES = cues(
+    """
+    ^ please|pls? let|allow me|us|it|them
+    ^ please|pls? let|allow the agent
+    ^ can|could you let|allow me|us|it|them
+    ^ can|could you let|allow the agent
+    """
 )
-_NEEDED_SOON_RE = re.compile(
-    r"\b(?:in (?:an|one|two|half an) hours?|in \d+ (?:minutes|mins|hours)|in ten minutes|"
-    r"(?:this|tomorrow) (?:morning|afternoon)|today|tonight|tomorrow|at \d{1,2}(?::\d\d)?|"
-    r"before (?:the|my) (?:meeting|call|standup)|asap|right now|end of day|eod)\b"
+# Each time an agent is built, the same thing has to be explained to it again.
+_EXPLAIN_AGAIN = cues(
+    _each(
+        ("every|each time", "whenever"),
+        ("…6 build|create|make", "…6 set up"),
+        ("…4 agent|agents …8",),
+        (
+            "re explain",
+            "reexplain",
+            "explain it? all? over? again",
+            "teach it|them",
+            "tell it|them again",
+        ),
+    )
 )
-_NOT_YET_RE = re.compile(
-    r"\b(?:still (?:don'?t|do not|haven'?t|have not) (?:have|got|seen|received)|(?:don'?t|do not|"
-    r"haven'?t|have not) (?:got|gotten|seen|received) (?:it|the|this|that)|no sign of|"
-    r"(?:hasn'?t|has not|didn'?t|did not) (?:come|arrive|show up)|missing|no clue what)\b"
+# Things that sit for days before anyone sees them.
+_SITS_UNSEEN = cues(
+    _each(
+        ("sit|sits|sitting|stay|stays|languish*|linger*", "pile|piles|piling up"),
+        ("…8 for days|weeks|hours|ages", "…8 for a week|day|while"),
+        (
+            "…5 before anyone|anybody|someone|somebody|engineering|we|it",
+            "…5 before the team",
+        ),
+    )
 )
-CONNECT_RE = re.compile(
-    r"^(?:please |pls |can you |could you |(?:i )?need to )?(?:connect|disconnect|disconect|"
-    r"reconnect|hook up|unhook|link|unlink|integrate)\b"
+# Needed within the day: in an hour, this afternoon, before the meeting, asap.
+_A_NUMBER = "0*|1*|2*|3*|4*|5*|6*|7*|8*|9*"  # a word written with digits
+_NEEDED_SOON = cues(
+    f"""
+    in an|one|two|ten|{_A_NUMBER} hour|hours|minutes|mins
+    in half an hour
+    =this|tomorrow morning|afternoon
+    =today|tonight|tomorrow
+    at @NUM|@TIME
+    before the|my meeting|call|standup
+    =asap|eod
+    right now
+    end of day
+    """
 )
-_SET_UP_A_TOOL_RE = re.compile(
-    r"^(?:please |pls |can you |could you )?(?:set ?up|setup|install|enable|add) (?:our |the |my )?"
-    r"\w+(?: \w+)?(?: account| integration| workspace)?(?: for (?:us|me|the team))?\W*$"
+# Still not there: not received, no sign of it, missing.
+_NOT_YET = cues(
+    """
+    still dont|havent have|got|seen|received
+    still do|have not have|got|seen|received
+    dont|havent got|gotten|seen|received it|the|this|that
+    do|have not got|gotten|seen|received it|the|this|that
+    no sign of
+    hasnt|didnt come|arrive
+    has|did not come|arrive
+    hasnt|didnt show up
+    has|did not show up
+    missing
+    no clue what
+    """
 )
-ALSO_RE = re.compile(r"\b(?:too|also|as well)\b")
-_SCOPE_RE = re.compile(
-    r"\b(?:project|workspace|board|team|repo|repository|channel|database|space|folder|"
-    r"department|region)s?\b"
+# A tool connected or disconnected, asked for first.
+_CONNECT_VERB = ("connect|disconnect|reconnect|unhook|link|unlink|integrate", "hook up")
+CONNECT = cues(_each(("^ please|pls?", "^ can|could you", "^ i? need to"), _CONNECT_VERB))
+# A tool set up and nothing more: "set up <tool> (account) (for us)".
+_SET_UP_A_TOOL = cues(
+    _each(
+        ("^ please|pls?", "^ can|could you"),
+        ("set up", "setup|install|enable|add"),
+        ("our|the|my? …2 account|integration|workspace?",),
+        ("$", "for us|me $", "for the team $"),
+    )
+)
+ALSO = cues(
+    """
+    =too|also
+    as well
+    """
+)
+_SCOPE = cues(
+    "=project|projects|workspace|workspaces|board|boards|team|teams|repo|repos|repository|"
+    "repositories|channel|channels|database|databases|space|spaces|folder|folders|"
+    "department|departments|region|regions"
 )
 _NOTHING_ASKED = frozenset({"AGENT", "N_AGENT", "N_REPORT", "T_AGAIN", "ADJ_SAME", "ORD", "POSS"})
 _FILLER_WORDS = words(
@@ -95,7 +199,7 @@ def a_run_for_a_period(r: Reading) -> bool:
         and not r.entities.keys() & _SETTING_KEYS
         and bool(r.concepts & AGENTISH)
         and not r.concepts & (CHANGE_CUES | QUESTION_WORDS | _NOT_A_RUN)
-        and not DID_NOT_RE.search(r.norm)
+        and not r.says(DID_NOT)
     )
 
 
@@ -114,7 +218,7 @@ def runs_an_agent_for_a_period(r: Reading) -> Decision | None:
     examples=("Set up Slack for us.", "set up Zendesk"),
 )
 def sets_up_a_tool(r: Reading) -> Decision | None:
-    if _SET_UP_A_TOOL_RE.match(r.norm) and {"SRC", "CHAT"} & r.concepts:
+    if r.says(_SET_UP_A_TOOL) and {"SRC", "CHAT"} & r.concepts:
         return Decision(
             ActionType.MANAGE_PLATFORM,
             0.65,
@@ -131,8 +235,8 @@ def sets_up_a_tool(r: Reading) -> Decision | None:
 )
 def extends_an_agent_to_more(r: Reading) -> Decision | None:
     if (
-        ALSO_RE.search(r.norm)
-        and _SCOPE_RE.search(r.norm)
+        r.says(ALSO)
+        and r.says(_SCOPE)
         and ("AGENT" in r.concepts or r.agent_by_source)
         and not r.concepts & ({"ADJ_NEW", "N_SKILL"} | QUESTION_WORDS)
         and r.n_units <= 14
@@ -159,7 +263,7 @@ def extends_an_agent_to_more(r: Reading) -> Decision | None:
 )
 def asks_why_an_agent_did_not_work(r: Reading) -> Decision | None:
     if (
-        DID_NOT_RE.search(r.norm)
+        r.says(DID_NOT)
         and ("AGENT" in r.concepts or r.agent_by_source)
         and not r.concepts & CHANGE_CUES
     ):
@@ -184,8 +288,8 @@ def asks_why_an_agent_did_not_work(r: Reading) -> Decision | None:
 def says_what_they_do_not_understand(r: Reading) -> Decision | None:
     if (
         r.concepts.isdisjoint({"RECUR", "V_RUN"})
-        and _CONFUSED_RE.search(r.norm)
-        and not ASKS_FOR_SOMETHING_RE.search(r.norm.replace("?", ""))
+        and r.says(_CONFUSED)
+        and not r.says(ASKS_FOR_SOMETHING)
     ):
         return a_question(r, 0.7, "says what they do not understand")
     return None
@@ -199,7 +303,7 @@ def says_what_they_do_not_understand(r: Reading) -> Decision | None:
     ),
 )
 def asks_what_agents_can_do(r: Reading) -> Decision | None:
-    if _IS_IT_POSSIBLE_RE.match(r.norm):
+    if r.says(_IS_IT_POSSIBLE):
         return a_question(r, 0.7, "asks what agents can do")
     return None
 
@@ -235,7 +339,8 @@ def _lets_an_agent(r: Reading) -> bool:
 )
 def lets_someone_see_or_use(r: Reading) -> Decision | None:
     if (
-        _LET_SOMEONE_RE.match(r.norm)
+        r.says(_LET_SOMEONE)
+        and not r.says(_LET_OURSELVES)
         and not r.concepts & {"V_RUN", "V_CREATE"}
         and not _lets_an_agent(r)
     ):
@@ -256,7 +361,7 @@ def lets_someone_see_or_use(r: Reading) -> Decision | None:
 def asks_why(r: Reading) -> Decision | None:
     if (
         "Q_WHY" in r.first_concepts
-        and not _WHY_NOT_RE.match(r.norm)
+        and not r.says(_WHY_NOT)
         and r.n_units <= 15
         and r.concepts.isdisjoint({"V_CREATE", "N_SKILL"})
     ):
@@ -269,7 +374,7 @@ def asks_why(r: Reading) -> Decision | None:
     examples=("Every time I build an agent I have to re-explain how to talk to our inventory API",),
 )
 def what_every_agent_must_be_told(r: Reading) -> Decision | None:
-    if "agent" in r.norm and _EXPLAIN_AGAIN_RE.search(r.norm):
+    if "agent" in r.norm and r.says(_EXPLAIN_AGAIN):
         return Decision(
             ActionType.CREATE_SKILL, 0.75, "what every agent must be told again is a skill"
         )
@@ -281,7 +386,7 @@ def what_every_agent_must_be_told(r: Reading) -> Decision | None:
     examples=("Linear issues tagged customer-blocker sit for a week before engineering sees them",),
 )
 def things_wait_unseen(r: Reading) -> Decision | None:
-    if "before" in r.norm and "AGENT" not in r.concepts and _SITS_UNSEEN_RE.search(r.norm):
+    if "before" in r.norm and "AGENT" not in r.concepts and r.says(_SITS_UNSEEN):
         return Decision(ActionType.CREATE_AGENT, 0.7, "things wait unseen, again and again")
     return None
 
@@ -294,8 +399,8 @@ def needs_a_result_now(r: Reading) -> Decision | None:
     if (
         ("AGENT" in r.concepts or "N_REPORT" in r.concepts)
         and r.concepts.isdisjoint({"RECUR", "V_CHANGE", "N_SKILL"})
-        and _NOT_YET_RE.search(r.norm)
-        and _NEEDED_SOON_RE.search(r.norm)
+        and r.says(_NOT_YET)
+        and r.says(_NEEDED_SOON)
     ):
         return Decision(ActionType.EXECUTE_TASK, 0.7, "needs a result now that is not there")
     return None

@@ -9,7 +9,7 @@ from intents.offline.context import CHANGE_CUES
 from intents.offline.model import features
 from intents.offline.rules.engine import nudge
 from intents.offline.rules.guards import LONG_UNITS
-from intents.offline.rules.messages import CONNECT_RE, a_run_for_a_period
+from intents.offline.rules.messages import CONNECT, a_run_for_a_period
 from intents.offline.rules.reading import A_NEW_ONE, INDEX, PLATFORM_CUES, Reading, agent_keys_for
 from intents.offline.text import parse
 from intents.types import ActionType
@@ -122,7 +122,7 @@ def what_an_agent_sends(r: Reading) -> bool:
     examples=("connect Airtable so the finance bot can read from it", "disconect zendesk"),
 )
 def connects_an_account(r: Reading) -> bool:
-    if CONNECT_RE.match(r.norm):
+    if r.says(CONNECT):
         r.logits[_MANAGE] += 3.0
         return True
     return False

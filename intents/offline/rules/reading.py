@@ -19,6 +19,7 @@ from intents.offline.context import (
 from intents.offline.lexicon import AGENT_WORD
 from intents.offline.model import LABELS, Engine
 from intents.offline.text import AgentKeys, Parsed, agent_keys
+from intents.reading.cues import Cue, Position, Slot, cue, find
 from intents.types import ActionType
 
 # Logistic regression trained to separate its training set is over-sure on new phrasings;
@@ -40,6 +41,52 @@ _YES_NO_QUESTION_RE = re.compile(
     r"(?:does|did|is|was|will|has|have|are|were|do)\s+"
     r"(?:it|that|this|they|those|these|the \w+)\b[^?]*\?\s*$"
 )
+
+
+def _slips(word: str) -> set[str]:
+    """Every way to type ``word`` with one letter left out or two neighbours swapped (the
+    slips ``intents.reading.cues.slip`` reads, listed once here)."""
+    if len(word) < 4:
+        return set()
+    left_out = {word[:i] + word[i + 1 :] for i in range(len(word))}
+    swapped = {
+        word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        for i in range(len(word) - 1)
+        if word[i] != word[i + 1]
+    }
+    return left_out | swapped
+
+
+def _keys(slot: Slot) -> frozenset[str]:
+    """What a message may hold for the slot to match: one of its words, a slip of one of them
+    or one of its concepts (``@CONCEPT``); a slot with prefixes is not ruled out this way."""
+    slips = set() if slot.exact else {s for w in slot.words for s in _slips(w)}
+    return frozenset({*slot.words, *slips, *(f"@{c}" for c in slot.concepts)})
+
+
+@dataclass(frozen=True)
+class Cues:
+    """A cue set: the message says it when any of its cues matches. Each cue keeps, for each
+    slot it cannot do without, what a message must hold for it to match, so most cues are
+    ruled out at a glance."""
+
+    lines: tuple[Cue, ...]
+    needs: tuple[tuple[frozenset[str], ...], ...]
+    # What a message must hold for any cue of the set to match (None: no such word).
+    any_needs: frozenset[str] | None = None
+
+
+def cues(lines: str) -> Cues:
+    """A cue set, one cue a line (``intents/reading/cues.py`` says how a cue is written)."""
+    said = tuple(cue(line) for line in lines.strip().splitlines() if line.strip())
+    needs = tuple(
+        tuple(
+            _keys(s) for s in c.slots if isinstance(s, Slot) and not s.optional and not s.prefixes
+        )
+        for c in said
+    )
+    any_needs = None if not all(needs) else frozenset().union(*(n[0] for n in needs))
+    return Cues(said, needs, any_needs)
 
 
 @dataclass
@@ -133,6 +180,34 @@ class Reading:
     def asks(self) -> bool:
         """It carries a question mark."""
         return "?" in self.parsed.norm
+
+    @_once
+    def _words(self) -> tuple[tuple[Position, ...], frozenset[str]]:
+        """The message's words as cues see them, built as the reading layer builds them, and
+        all a slot could match in them (words as typed and canonical, concepts as
+        ``@CONCEPT``), to rule cues out."""
+        from intents.reading.reading import Reading as Words  # the reading layer reads rules
+
+        words = Words(self.parsed)
+        seen = words.vocabulary
+        return words.positions, seen.words | {f"@{c}" for c in seen.concepts}
+
+    def span(self, said: Cues, after: int = 0) -> tuple[int, int] | None:
+        """The words (start, end) of the first cue of ``said`` the message matches, if any
+        (from its word ``after`` on)."""
+        positions, seen = self._words
+        if said.any_needs is not None and said.any_needs.isdisjoint(seen):
+            return None
+        for c, needs in zip(said.lines, said.needs, strict=True):
+            if all(not keys.isdisjoint(seen) for keys in needs):
+                found = find(c, positions[after:] if after else positions)
+                if found is not None:
+                    return found[0] + after, found[1] + after
+        return None
+
+    def says(self, said: Cues, after: int = 0) -> bool:
+        """Whether the message matches any cue of ``said`` (from its word ``after`` on)."""
+        return self.span(said, after) is not None
 
     @_once
     def has_agent(self) -> bool:
