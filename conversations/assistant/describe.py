@@ -171,7 +171,11 @@ def describe(gathered: Mapping[str, str]) -> str:
                 FOR_ABOUT % {"what": text, "about": about} if text else WORKS_ON % {"about": about}
             )
     destination = gathered.get("destination")
-    if destination:
+    place = gathered.get("place", "")
+    if destination and place and place in text:
+        # "copies the payouts into a spreadsheet", and then which one: into that one.
+        text = text.replace(place, destination, 1)
+    elif destination:
         values = {"what": text, "destination": destination}
         if watching and not gathered.get("action"):
             # It watches, and nothing says what it does with what it finds.

@@ -34,6 +34,7 @@ from conversations.assistant.wizard_replies import (
     OPENING,
     PROPOSE,
     PROPOSE_WITH_DETAILS,
+    QUESTION_PLACE,
     QUESTION_TIME,
     QUESTIONS,
     RECAP,
@@ -77,6 +78,9 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
         missing.append("trigger")
     if not (gathered.get("action") or gathered.get("destination") or gathered.get("task")):
         missing.append("action")
+    if gathered.get("place") and not gathered.get("destination"):
+        # "into a spreadsheet": where the results go, but not which one.
+        missing.append("destination")
     schedule = schedule_of(gathered)
     if schedule is None:
         missing.append("schedule")
@@ -85,8 +89,14 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
     return missing
 
 
-def _questions(asking: tuple[str, ...], zone: str, frequency: str = "") -> str:
-    texts = [str(QUESTIONS[f]) for f in asking]
+def _questions(asking: tuple[str, ...], zone: str, gathered: Mapping[str, str]) -> str:
+    frequency = gathered.get("frequency", "")
+    texts = [
+        QUESTION_PLACE % {"kind": gathered.get("place", "").partition(" ")[2]}
+        if f == "destination"
+        else str(QUESTIONS[f])
+        for f in asking
+    ]
     if "when" in asking and not frequency.startswith(("weekly", "biweekly", "monthly")):
         # "daily" or "hourly" has its days; only the time is open.
         texts[asking.index("when")] = str(QUESTION_TIME)
@@ -145,9 +155,10 @@ def wizard_step(
         gathered["trigger"] = said.problem
     if proposal:
         return _propose(state, gathered)
-    if accepted and _missing(gathered) == ["when"]:
-        # A yes to what was proposed, whose only gap is the hour or the day: a default the
-        # summary states, rather than one more question after the user said yes.
+    if accepted and [gap for gap in _missing(gathered) if gap != "destination"] == ["when"]:
+        # A yes to what was proposed, whose only gap is the hour or the day (beside which
+        # spreadsheet, say): a default the summary states, rather than one more question
+        # after the user said yes.
         _default_when(gathered)
     missing = _missing(gathered)
     if not missing:
@@ -156,7 +167,7 @@ def wizard_step(
             return point_out(state, gathered, duplicate)
         return _finish(turn, state.replace(wizard=None), gathered)
     asking = tuple(missing[:MAX_QUESTIONS])
-    question = _questions(asking, gathered.get("zone") or zone, gathered.get("frequency", ""))
+    question = _questions(asking, gathered.get("zone") or zone, gathered)
     return Outcome(
         Reply(_asking(gathered, question, opening=opening), decision="wizard_ask"),
         state.replace(wizard=Wizard(wizard.kind, gathered, asking)),
@@ -325,7 +336,7 @@ def wizard_recap(wizard: Wizard, zone: str, *, asked: bool = False) -> Reply:
     elif wizard.proposed:
         parts.append(str(RECAP_PROPOSED))
     elif wizard.asking:
-        questions = _questions(wizard.asking, zone, wizard.gathered.get("frequency", ""))
+        questions = _questions(wizard.asking, zone, wizard.gathered)
         parts.append(RECAP_ASKING % {"questions": questions})
     return Reply("\n\n".join(parts), decision="wizard_recap")
 
@@ -339,11 +350,7 @@ def wizard_summary(wizard: Wizard) -> dict[str, object]:
             {"field": key, "label": LABELS[key], "value": value}
             for key, value in detail_values(wizard.gathered).items()
         ],
-        "question": _questions(
-            wizard.asking,
-            wizard.gathered.get("zone") or "UTC",
-            wizard.gathered.get("frequency", ""),
-        )
+        "question": _questions(wizard.asking, wizard.gathered.get("zone") or "UTC", wizard.gathered)
         if wizard.asking
         else None,
     }

@@ -76,7 +76,7 @@ def test_a_yes_only_the_llm_understood_takes_the_proposal_up(
     )
     first = client.post(
         "/api/v1/chat/",
-        {"message": "Every Friday I copy our Stripe payouts into a spreadsheet by hand."},
+        {"message": "Every Friday I copy our Stripe payouts into the finance sheet by hand."},
         format="json",
     ).json()
     assert "Shall I set it up?" in first["assistant_message"]["content"]

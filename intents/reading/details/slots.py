@@ -194,7 +194,10 @@ def _free_text(
     body: str, slots: dict[str, str], have: Mapping[str, str], asking: Sequence[str]
 ) -> None:
     """A plain answer to the free-text question being asked ("revenue by region")."""
-    open_fields = [f for f in asking if f in ("trigger", "action") and not have.get(f)]
+    # Where the results go, asked as "which spreadsheet?", is answered by its name as well.
+    open_fields = [
+        f for f in asking if f in ("trigger", "action", "destination") and not have.get(f)
+    ]
     parts = [p.strip(" .!") for p in re.split(r"\s*[,;]\s*|\s+and\s+(?=\w+ alerts?\b)", body)]
     plain = [
         p

@@ -27,13 +27,14 @@ def test_the_manner_leaves_the_phrase(phrase: str, kept: str) -> None:
 
 @pytest.mark.django_db
 def test_an_agent_taking_over_a_chore_done_by_hand_does_not_do_it_by_hand(world: World) -> None:
-    proposal, created = replies(
+    proposal, which, created = replies(
         world,
         "Every Friday I copy our Stripe payouts into a spreadsheet by hand. "
         "Could you take that off my plate?",
         "sure, do it",
+        "the Finance Payouts sheet",
     )
     assert "copies our Stripe payouts into a spreadsheet every Friday" in proposal
-    assert "by hand" not in proposal + created
+    assert "by hand" not in proposal + which + created
     (agent,) = Agent.objects.for_tenant(world.tenant_a)
     assert "by hand" not in str(agent.config) + agent.description
