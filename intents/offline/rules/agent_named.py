@@ -3,66 +3,110 @@
 
 from __future__ import annotations
 
-import re
-
 from intents.offline.context import ANSWER_KEYS, CHANGE_CUES, INFO_CUES, RUN_CUES
 from intents.offline.rules.engine import rule
 from intents.offline.rules.messages import ALSO, CONNECT
 from intents.offline.rules.reading import (
+    ANY_WORD,
     ASKS_ABOUT,
     QUESTION_WORDS,
     SMALL_TALK,
     Decision,
     Reading,
+    cues,
 )
 from intents.types import ActionType
 
-_MORE_OF_THE_SAME_RE = re.compile(
-    r"^(?:(?:cool|nice|great|ok|okay|thanks|perfect|awesome)[.,!]? )?"
-    r"(?:and|also|plus|what about|how about|same for|and what about|y|et|und|e|"
-    r"y que hay de|et pour|und was ist mit)\b|\b(?:too|as well|also)\s*\??$"
+# "And …?", "what about …", "same for …", or a bare "too": more of the same.
+_MORE_OF_THE_SAME = cues(
+    """
+    ^ cool|nice|great|thanks|perfect|awesome? and|y|et|und|e
+    ^ cool|nice|great|thanks|perfect|awesome? =also|plus
+    ^ cool|nice|great|thanks|perfect|awesome? and? what|how about
+    ^ cool|nice|great|thanks|perfect|awesome? same for
+    ^ cool|nice|great|thanks|perfect|awesome? y que hay de
+    ^ cool|nice|great|thanks|perfect|awesome? et pour
+    ^ cool|nice|great|thanks|perfect|awesome? und was ist mit
+    ^ =too|also $
+    ^ as well $
+    """
 )
-_NOW_THE_OTHER_RE = re.compile(r"^(?:now|next|then)\s+(?:the|that)\s+(?:\w+\s+)?one\b")
-_CAN_YOU_DO_RE = re.compile(
-    r"^(?:ok |okay |so |and )?(?:can|could|would|will) you (?:please )?(?:run|rerun|re-run|"
-    r"trigger|start|kick off|execute|test|try|change|update|pause|resume|rename|move|make|add)\b"
+# The message opens with a bare "and" (its own question may follow).
+_AND_FIRST = cues("^ =and|y|et|und|e")
+_NOW_THE_OTHER = cues("^ now|next|then the|that …1 one")
+_TO_DO = "run|rerun|trigger|start|execute|test|try|change|update|pause|resume|rename|move|make|add"
+_CAN_YOU_DO = cues(
+    f"""
+    ^ can|could|would|will you please? {_TO_DO}
+    ^ can|could|would|will you please? re run
+    ^ can|could|would|will you please? kick off
+    """
 )
 # A time, a day or a channel put right: "not A but B", "B not A", in five languages.
-_VALUE = (
-    r"(?:\d{1,2}(?::\d{2})?(?:am|pm|h|uhr)?|#[\w-]+|(?:mon|tues?|wed(?:nes)?|thu(?:rs)?|fri|"
-    r"sat(?:ur)?|sun)(?:day)?s?|lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|"
-    r"miercoles|jueves|viernes|sabado|domingo|segunda|terca|quarta|quinta|sexta|montag|dienstag|"
-    r"mittwoch|donnerstag|freitag|samstag|sonntag)"
+_DAYS = (
+    "monday|mondays|mon|tuesday|tuesdays|tue|tues|wednesday|wednesdays|wed|weds|thursday|"
+    "thursdays|thu|thur|thurs|friday|fridays|fri|saturday|saturdays|sat|sunday|sundays|sun|"
+    "lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche|lunes|martes|miercoles|jueves|viernes|"
+    "sabado|domingo|segunda|terca|quarta|quinta|sexta|montag|dienstag|mittwoch|donnerstag|"
+    "freitag|samstag|sonntag"
 )
-_CORRECTION_RE = re.compile(
-    rf"\b(?:not|nicht|pas|no|nao|ni)\s+(?:on |at |am |um |le |el |a las |as |a )?{_VALUE}\s*,?\s+"
-    rf"(?:but|sondern|mais|sino|mas|rather)\b|"
-    rf"\b{_VALUE} (?:not|instead of|rather than|statt|au lieu de|en vez de|em vez de) "
-    rf"(?:on |at |le |el )?{_VALUE}\W*$"
+_VALUE = f"@NUM|@TIME|#*|{_DAYS} uhr|h?"
+_CORRECTION = cues(
+    f"""
+    not|nicht|pas|no|nao|ni on|at|am|um|le|el|a|as? las? {_VALUE} but|sondern|mais|sino|mas|rather
+    {_VALUE} not|statt on|at|le|el? {_VALUE} $
+    {_VALUE} instead|rather of|than on|at|le|el? {_VALUE} $
+    {_VALUE} au lieu de on|at|le|el? {_VALUE} $
+    {_VALUE} en|em vez de on|at|le|el? {_VALUE} $
+    """
 )
-_COMPARATIVE_RE = re.compile(
-    r"\b(?:earlier|later|sooner|shorter|longer|faster|less \w+|more (?:often|detailed|concise|"
-    r"readable|frequent\w*|technical|visual)|simpler|clearer|briefer)\b"
+_COMPARATIVE = cues(
+    f"""
+    =earlier|later|sooner|shorter|longer|faster|simpler|clearer|briefer
+    less {ANY_WORD}
+    more often|detailed|concise|readable|frequent*|technical|visual
+    """
 )
-_UNDO_RE = re.compile(
-    r"\b(?:undo|revert|roll (?:it |that )?back|put it back|change it back|set it back|"
-    r"deshaz|deshacer|revierte|annule[rz]?|retabli[sr]|ruckgangig|rueckgaengig|desfaz|desfazer|"
-    r"reverte)\b"
+_UNDO = cues(
+    """
+    =undo|revert|deshaz|deshacer|revierte|annule|annuler|annulez|retablir|retablis|ruckgangig|rueckgaengig|desfaz|desfazer|reverte
+    roll it|that? back
+    =put|change|set it back
+    """
 )
-_SAME_FOR_RE = re.compile(
-    r"^(?:and |also |now |ok |okay )?(?:(?:can|could|would) you )?(?:please )?"
-    r"(?:(?:do |just )?the same|same|ditto|idem|lo mismo|do (?:this|that|it)(?: again)?|"
-    r"pareil|la meme chose|das gleiche|dasselbe|o mesmo|a mesma coisa)\s+"
-    r"(?:for|with|para|con|pour|avec|fur|fuer|mit|com)\b"
+_SAME = (
+    "do|just? the same",
+    "same|ditto|idem|pareil|dasselbe",
+    "lo mismo",
+    "do this|that|it again?",
+    "la meme chose",
+    "das gleiche",
+    "o mesmo",
+    "a mesma coisa",
 )
-_SAME_KIND_RE = re.compile(
-    r"\b(?:same (?:kind of |sort of )?(?:thing|setup|agent|one|alert|monitor|report|digest)s?|"
-    r"(?:one|another|an agent|something) (?:just |exactly )?like (?:that|this|it))\s+"
-    r"(?:but )?(?:for|on|with|from)\b"
+_SAME_FOR = cues(
+    "\n".join(
+        f"{lead} please? {same} for|with|para|con|pour|avec|fur|fuer|mit|com"
+        for lead in ("^ also|now?", "^ also|now? can|could|would you")
+        for same in _SAME
+    )
 )
-_ADD_TO_IT_RE = re.compile(
-    r"^(?:ok |okay |and |also |please )?(?:add|include) .{1,40} (?:to|in) (?:it|that|this|them)\b"
-    r"|^(?:ok |okay |and |also |please )?(?:remove|exclude|drop) .{1,40} from (?:it|that|this)\b"
+_KIND = (
+    "thing|things|setup|setups|agent|agents|one|ones|alert|alerts|monitor|monitors|report|"
+    "reports|digest|digests"
+)
+_SAME_KIND = cues(
+    f"""
+    same kind|sort? of? {_KIND} but? for|on|with|from
+    one|another|something just|exactly? like that|this|it but? for|on|with|from
+    an agent just|exactly? like that|this|it but? for|on|with|from
+    """
+)
+_ADD_TO_IT = cues(
+    f"""
+    ^ also|please? add|include {ANY_WORD} …7 to|in it|that|this|them
+    ^ also|please? remove|exclude|drop {ANY_WORD} …7 from it|that|this
+    """
 )
 _ASKED_AGAIN = (ActionType.EXECUTE_TASK, ActionType.UPDATE_AGENT, ActionType.QUERY_INFO)
 
@@ -83,15 +127,10 @@ def the_same_for_another(r: Reading) -> Decision | None:
     prev = r.ctx.prev_intent
     if _after_an_agent(r) is None or prev not in _ASKED_AGAIN or r.n_units > 8:
         return None
-    more = _MORE_OF_THE_SAME_RE.match(r.norm) or _NOW_THE_OTHER_RE.match(r.norm)
-    if more is None or prev is None:
+    if prev is None or not (r.says(_MORE_OF_THE_SAME) or r.says(_NOW_THE_OTHER)):
         return None
     # A question of its own after "and" is not the same again.
-    own_question = (
-        more.group(0).strip() in ("and", "y", "et", "und", "e")
-        and bool(r.concepts & QUESTION_WORDS)
-        and r.asks
-    )
+    own_question = r.says(_AND_FIRST) and bool(r.concepts & QUESTION_WORDS) and r.asks
     # A verb of its own (a run after a rename, a change after a description) is not either.
     own_verb = (bool(r.concepts & {"V_RUN", "V_START"}) and prev != ActionType.EXECUTE_TASK) or (
         prev == ActionType.QUERY_INFO and bool(r.concepts & (CHANGE_CUES | {"V_ADD"}))
@@ -116,7 +155,7 @@ def the_same_for_another(r: Reading) -> Decision | None:
 )
 def asks_about_the_agent_just_named(r: Reading) -> Decision | None:
     agent = _after_an_agent(r)
-    if agent is None or r.has_agent or _CAN_YOU_DO_RE.match(r.norm):
+    if agent is None or r.has_agent or r.says(_CAN_YOU_DO):
         return None
     # A bare question word asks about it too; Spanish and Portuguese drop the pronoun.
     bare_question = r.n_units <= 2 and bool(r.concepts & QUESTION_WORDS)
@@ -163,7 +202,7 @@ def _asks_about_another(r: Reading) -> bool:
         r.ctx.wizard is None
         and r.ctx.prev_intent is not None
         and r.asks
-        and bool(_MORE_OF_THE_SAME_RE.match(r.norm))
+        and r.says(_MORE_OF_THE_SAME)
         and r.n_units <= 6
         and not any(c.startswith("V_") for c in r.concepts)
     )
@@ -196,7 +235,7 @@ def corrects_the_agent_just_made(r: Reading) -> Decision | None:
         and r.ctx.wizard is None
         and r.ctx.prev_intent in (ActionType.CREATE_AGENT, ActionType.UPDATE_AGENT)
         and r.n_units <= 10
-        and _CORRECTION_RE.search(r.norm)
+        and r.says(_CORRECTION)
     ):
         r.entities.setdefault("agent", agent)
         return Decision(ActionType.UPDATE_AGENT, 0.75, "corrects the agent just made or changed")
@@ -215,7 +254,7 @@ def asks_the_agent_to_change(r: Reading) -> Decision | None:
         and r.ctx.wizard is None
         and not r.has_agent
         and r.n_units <= 8
-        and _COMPARATIVE_RE.search(r.norm)
+        and r.says(_COMPARATIVE)
     ):
         r.entities.setdefault("agent", agent)
         return Decision(ActionType.UPDATE_AGENT, 0.7, "asks for the agent just named to change")
@@ -230,7 +269,7 @@ def undoes_a_change_to_an_agent(r: Reading) -> Decision | None:
     if (
         r.ctx.prev_intent in (ActionType.UPDATE_AGENT, ActionType.CREATE_AGENT)
         and r.n_units <= 6
-        and _UNDO_RE.search(r.norm)
+        and r.says(_UNDO)
     ):
         return Decision(ActionType.UPDATE_AGENT, 0.75, "undoes what was just done to an agent")
     return None
@@ -245,7 +284,7 @@ def the_same_for_someone_else(r: Reading) -> Decision | None:
     if (
         prev is not None
         and prev != ActionType.UNKNOWN
-        and _SAME_FOR_RE.match(r.norm)
+        and r.says(_SAME_FOR)
         and r.n_units <= 6
         and "RECUR" not in r.concepts
     ):
@@ -261,7 +300,7 @@ def the_same_for_someone_else(r: Reading) -> Decision | None:
     ),
 )
 def a_new_agent_like_that_one(r: Reading) -> Decision | None:
-    if _SAME_KIND_RE.search(r.norm) and "source" in r.entities and r.ctx.wizard is None:
+    if r.says(_SAME_KIND) and "source" in r.entities and r.ctx.wizard is None:
         return Decision(ActionType.CREATE_AGENT, 0.75, "asks for a new agent like the last one")
     return None
 
@@ -278,7 +317,7 @@ def adds_to_the_agent_just_named(r: Reading) -> Decision | None:
         and not r.has_agent
         and r.n_units <= 10
         and (
-            _ADD_TO_IT_RE.search(r.norm)
+            r.says(_ADD_TO_IT)
             or ("PRON_IT" in r.concepts and r.says(ALSO) and "source" in r.entities)
         )
     ):

@@ -76,6 +76,10 @@ class Cues:
     any_needs: frozenset[str] | None = None
 
 
+# A slot for any one word (a word starts with a letter or a digit).
+ANY_WORD = "|".join(f"{c}*" for c in "abcdefghijklmnopqrstuvwxyz0123456789")
+
+
 def cues(lines: str) -> Cues:
     """A cue set, one cue a line (``intents/reading/cues.py`` says how a cue is written)."""
     said = tuple(cue(line) for line in lines.strip().splitlines() if line.strip())
