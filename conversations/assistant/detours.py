@@ -56,6 +56,8 @@ def detour_from_wizard(turn: Turn, state: AssistantState) -> IntentResult | None
     follow = turn.reading
     if follow.acknowledgement or _puts_the_source_right(turn, state):
         return None
+    if follow.shows(Act.RESTRICTS) and not follow.question:
+        return None  # "only the ones in the BILLING project": which of them, for this setup
     if turn.intent.action_type in _SWITCH_AWAY:
         return turn.intent  # the classifier, wizard and all, read it as something else
     alone = turn.understanding.alone  # the message on its own, apart from the open flow

@@ -53,6 +53,7 @@ from conversations.assistant.wizard_replies import (
     UPDATED_NOW_DOES,
 )
 from conversations.models import new_id
+from intents.reading.acts import Act
 from intents.reading.details import Schedule
 from intents.reading.names import agent_name_for
 from intents.reading.reading import Reading
@@ -282,6 +283,12 @@ def amend_created(turn: Turn, state: AssistantState, said: Reading) -> Outcome |
     zone = found.get("zone") or created.zone
     if frequency and (frequency, zone) != (created.frequency, created.zone):
         changes["schedule"] = Schedule(frequency, zone or "UTC").words()
+    narrowed = dict(created.gathered)
+    if said.shows(Act.RESTRICTS) and found.get("details"):
+        # "wait, only the tickets from enterprise customers": which of them it works on.
+        before = created.gathered.get("details", "")
+        narrowed["details"] = "; ".join(filter(None, [before, found["details"]]))
+        changes["details"] = planned_config(narrowed)["details"]
     new_name = found.get("name")
     if not changes and not new_name:
         return None
@@ -293,9 +300,9 @@ def amend_created(turn: Turn, state: AssistantState, said: Reading) -> Outcome |
         lines.insert(0, RENAMED_LINE % {"old": created.name, "new": new})
         if found.get("title"):
             # "call it Late Load Digest": the name as written is kept with the agent.
-            details = planned_config(created.gathered).get("details", "")
+            details = planned_config(narrowed).get("details", "")
             changes["details"] = called(details, found["title"])
-    gathered = {**created.gathered, "frequency": frequency or "", "zone": zone or ""}
+    gathered = {**narrowed, "frequency": frequency or "", "zone": zone or ""}
     if found.get("title"):
         gathered["title"] = found["title"]
     if changes.get("destination"):

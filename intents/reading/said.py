@@ -18,6 +18,7 @@ from intents.offline.entities import extract_entities
 from intents.offline.schedule import find_time
 from intents.offline.text import normalize
 from intents.reading import details
+from intents.reading.acts import Act
 from intents.reading.agent_words import asks
 from intents.reading.told import details_told
 from intents.reading.values import first_clause
@@ -60,6 +61,9 @@ class Said:
     source: str
     told_details: tuple[tuple[str, str], ...]
 
+    def shows(self, *acts: Act) -> bool:  # the reading's (``Reading.shows``)
+        raise NotImplementedError
+
     @property
     def question(self) -> bool:
         """Whether the message is put as a question (a question mark, or a question's opening
@@ -94,6 +98,10 @@ class Said:
 
         What the LLM tier read in the open fields (``told_details``, each read again the
         offline way) comes first; the offline reader's details complete it."""
+        if self.shows(Act.RESTRICTS):
+            # "only the ones waiting on us": which things count, not the answer to the
+            # question being asked.
+            asking = ()
         found = details.read_slots(
             self.source, have=have, asking=asking, zone=zone, opening=opening
         )

@@ -46,6 +46,7 @@ class Act(StrEnum):
     ASKS_WHICH_PAUSED = "asks_which_paused"
     ASKS_WHEN_IT_RUNS = "asks_when_it_runs"
     ASKS_WHERE_IT_SENDS = "asks_where_it_sends"
+    RESTRICTS = "restricts"
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,22 @@ _FINE = "=ok|okay|great|cool|perfect|awesome|nice|super|genial|parfait|prima|oti
 
 REPLIES: tuple[Entry, ...] = (
     entry(
+        Act.RESTRICTS,
+        "A reply that opens by narrowing ('only the …', 'just the …') says which of the things "
+        "meant count: a detail of what is set up or changed, not an answer to another question.",
+        f"""
+        ^ only|solo|seulement|uniquement|nur|apenas|somente
+        ^ just the|those|for|from
+        ^ {_YES} but|pero|mais|aber|mas? only|solo|seulement|nur|apenas|somente
+        """,
+        examples=(
+            "only the ones that changed",
+            "only the ones waiting on us",
+            "yes but only the marketing cost centers",
+            "yes, but only the ones on the annual plan",
+        ),
+    ),
+    entry(
         Act.OPENS_WITH_QUESTION,
         "A message that opens with a question word asks; it does not ask for a change.",
         "^ why|what|whats|when|where|how|who|which|did|does|do|is|are|was|were",
