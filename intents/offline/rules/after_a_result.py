@@ -3,29 +3,48 @@ gave, a run that failed, an open question it asked."""
 
 from __future__ import annotations
 
-import re
-
 from intents.offline.context import CHANGE_CUES, RUN_CUES
 from intents.offline.lexicon import words
 from intents.offline.rules.engine import rule
-from intents.offline.rules.reading import QUESTION_WORDS, Decision, Reading
+from intents.offline.rules.reading import ANY_WORD, QUESTION_WORDS, Decision, Reading, cues
 from intents.types import ActionType
 
 _SETTING_VERBS = words("move upgrade downgrade enable disable turn switch set")
-_FIX_IT_RE = re.compile(
-    r"^(?:ok |okay |please |pls |can you |could you )?(?:fix|repair|sort out|reconnect|renew|"
-    r"refresh|arregla|repara|corrige|r[ée]pare|behebe|reparier|conserta)\b.{0,20}$"
+_FIX = "fix|repair|reconnect|renew|refresh|arregla|repara|corrige|repare|behebe|reparier|conserta"
+# "Fix it" and a few words more, nothing else.
+_FIX_IT = cues(
+    f"""
+    ^ please|pls? {_FIX} …4 $
+    ^ please|pls? sort out …4 $
+    ^ can|could you {_FIX} …4 $
+    ^ can|could you sort out …4 $
+    """
 )
-_TELL_THEM_RE = re.compile(
-    r"^(?:ok |okay |great |thanks,? |now |and |then )?(?:please |can you |could you )?"
-    r"(?:ping|remind|notify|nudge|message|email|dm|tell|alert|chase)\s+"
-    r"(?:the |their |all |each |those |these )?(?:owners?|assignees?|people|team|folks|reps?|"
-    r"authors?|them|everyone)\b"
+_TELL = "ping|remind|notify|nudge|message|email|dm|tell|alert|chase"
+_WHOM = (
+    "the|their|all|each|those|these? owner|owners|assignee|assignees|people|team|folks|rep|reps|"
+    "author|authors|them|everyone"
 )
-_AUTOMATICALLY_RE = re.compile(r"\b(?:automatically|from now on|each time|every time|always)\b")
-_KEEP_IT_CURRENT_RE = re.compile(
-    r"\bkeep (?:it|that|this|them|the \w+|that \w+|this \w+) (?:up to date|updated|current|"
-    r"in sync|synced|fresh|refreshed)\b"
+# People told about the result: "ping the owners", "can you remind them".
+_TELL_THEM = cues(
+    f"""
+    ^ great|thanks|now|then? please? {_TELL} {_WHOM}
+    ^ great|thanks|now|then? can|could you {_TELL} {_WHOM}
+    """
+)
+_AUTOMATICALLY = cues(
+    """
+    automatically|always
+    from now on
+    each|every time
+    """
+)
+_KEEP_IT_CURRENT = cues(
+    "\n".join(
+        f"keep {what} {how}"
+        for what in ("it|that|this|them", f"the|that|this {ANY_WORD}")
+        for how in ("up to date", "updated|current|synced|fresh|refreshed", "in sync")
+    )
 )
 
 
@@ -111,7 +130,7 @@ def answers_the_open_question(r: Reading) -> Decision | None:
     examples=("fix it",),
 )
 def fixes_the_connection(r: Reading) -> Decision | None:
-    if r.ctx.needs_access and _FIX_IT_RE.match(r.norm):
+    if r.ctx.needs_access and r.says(_FIX_IT):
         return Decision(
             ActionType.MANAGE_PLATFORM,
             0.7,
@@ -126,8 +145,8 @@ def fixes_the_connection(r: Reading) -> Decision | None:
     examples=("ping the owners",),
 )
 def tells_people_about_the_result(r: Reading) -> Decision | None:
-    if r.ctx.last_run and _TELL_THEM_RE.match(r.norm) and r.n_units <= 10 and not r.has_agent:
-        every = "RECUR" in r.concepts or _AUTOMATICALLY_RE.search(r.norm)
+    if r.ctx.last_run and r.says(_TELL_THEM) and r.n_units <= 10 and not r.has_agent:
+        every = "RECUR" in r.concepts or r.says(_AUTOMATICALLY)
         return Decision(
             ActionType.UPDATE_AGENT if every else ActionType.EXECUTE_TASK,
             0.7,
@@ -142,7 +161,7 @@ def tells_people_about_the_result(r: Reading) -> Decision | None:
     examples=("can you keep that sheet up to date?",),
 )
 def keeps_it_current(r: Reading) -> Decision | None:
-    if _KEEP_IT_CURRENT_RE.search(r.norm) and r.n_units <= 12 and r.ctx.wizard is None:
+    if r.says(_KEEP_IT_CURRENT) and r.n_units <= 12 and r.ctx.wizard is None:
         keeps = ActionType.UPDATE_AGENT if r.ctx.last_agent and not r.ctx.last_run else None
         return Decision(
             keeps or ActionType.CREATE_AGENT,

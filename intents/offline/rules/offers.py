@@ -3,27 +3,44 @@ an offer to accept or turn down, options to refuse."""
 
 from __future__ import annotations
 
-import re
-
 from intents.offline.context import denial_rest_is_empty
 from intents.offline.rules.engine import rule
-from intents.offline.rules.reading import Decision, Reading, once_per_reading
+from intents.offline.rules.reading import Decision, Reading, cues, once_per_reading
 from intents.types import ActionType
 
 # The offer, with a change first and then the go-ahead.
-_THEN_DO_IT_RE = re.compile(
-    r"\b(?:and|then)\s+(?:then\s+)?(?:create|build|set up|make|run|send|do|start)\s+"
-    r"(?:it|that|this|them)\b|\b(?:and|then)\s+go ahead\b"
+_THEN_DO_IT = cues(
+    """
+    and|then then? =create|build|make|run|send|do|start it|that|this|them
+    and|then then? set up it|that|this|them
+    and|then go ahead
+    """
 )
-_NONE_OF_THEM_RE = re.compile(
-    r"^(?:none(?: of (?:those|them|these|the above))?|neither(?: of (?:those|them|these))?|"
-    r"ninguna?(?: de (?:esas|esos|ellas|ellos))?|aucune?(?: d entre elles)?|keine[rs]?(?: davon)?)"
-    r"\b"
+# Every option refused, the longest way first (as typed: a slip of "none" is another word).
+_NONE_OF_THEM = cues(
+    """
+    ^ =none of the above
+    ^ =none|neither of those|them|these
+    ^ =none|neither
+    ^ =ningun|ninguna de esas|esos|ellas|ellos
+    ^ =ningun|ninguna
+    ^ =aucun|aucune d entre elles
+    ^ =aucun|aucune
+    ^ =keine|keiner|keines davon
+    ^ =keine|keiner|keines
+    """
 )
-# What may follow the refusal and still leave nothing but the refusal.
-_LEAVE_THEM_RE = re.compile(
-    r"(?:(?:actually|thanks|thank you|for now|then|right now|all good|i'?m good|"
-    r"(?:just )?(?:leave|keep) (?:them|it|those|everything)(?: as (?:they are|is))?)[\s,.!]*)+"
+# What may follow the refusal and still leave nothing but the refusal (lead-in words such as
+# "actually" and closing ones such as "thanks" or "for now" are read by the cues themselves).
+_NOTHING_MORE = cues(
+    """
+    ^ $
+    ^ right now|then? $
+    ^ all|im good $
+    ^ all|im? good? just? leave|keep them|it|those|everything $
+    ^ all|im? good? just? leave|keep them|it|those|everything as is $
+    ^ all|im? good? just? leave|keep them|it|those|everything as they are $
+    """
 )
 
 
@@ -111,7 +128,7 @@ def agrees_with_changes(r: Reading) -> Decision | None:
     if offer is None or r.denies:
         return None
     first = r.parsed.units[0].concepts
-    if (first and "YES" in first and not r.has_agent) or _THEN_DO_IT_RE.search(r.norm):
+    if (first and "YES" in first and not r.has_agent) or r.says(_THEN_DO_IT):
         return Decision(
             offer,
             0.85,
@@ -122,11 +139,13 @@ def agrees_with_changes(r: Reading) -> Decision | None:
 
 
 @once_per_reading
-def _none_of_them(r: Reading) -> str | None:
-    """What follows a refusal of every option or side offered, if the message is one."""
-    if (r.ctx.options or r.ctx.alternatives) and _NONE_OF_THEM_RE.match(r.norm):
-        return _NONE_OF_THEM_RE.sub("", r.norm).strip(" ,.;!-")
-    return None
+def _none_of_them(r: Reading) -> bool | None:
+    """Whether a refusal of every option or side offered says nothing more (None: the message
+    is no such refusal)."""
+    if not (r.ctx.options or r.ctx.alternatives):
+        return None
+    refusal = r.span(_NONE_OF_THEM)
+    return None if refusal is None else r.says(_NOTHING_MORE, after=refusal[1])
 
 
 @rule(
@@ -135,8 +154,7 @@ def _none_of_them(r: Reading) -> str | None:
     unlike=("neither, just tell me when it last ran",),
 )
 def none_of_the_options(r: Reading) -> Decision | None:
-    rest = _none_of_them(r)
-    if rest is not None and (not rest or _LEAVE_THEM_RE.fullmatch(rest)):
+    if _none_of_them(r):
         return Decision(ActionType.UNKNOWN, 0.8, "none of the options offered")
     return None
 
@@ -144,5 +162,4 @@ def none_of_the_options(r: Reading) -> Decision | None:
 def refuses_the_options_then_asks(r: Reading) -> bool:
     """Refuses what was offered and asks for something else: the rest is the request, read on
     its own, past every other follow-up rule."""
-    rest = _none_of_them(r)
-    return bool(rest) and not _LEAVE_THEM_RE.fullmatch(rest or "")
+    return _none_of_them(r) is False

@@ -7,22 +7,42 @@ from dataclasses import dataclass
 
 from intents.offline.context import ANSWER_KEYS
 from intents.offline.rules.engine import rule
-from intents.offline.rules.reading import QUESTION_WORDS, Decision, Reading
+from intents.offline.rules.reading import QUESTION_WORDS, Decision, Reading, cues
 from intents.types import ActionType
 
 # Values listed, no request: an answer whatever its nouns look like.
 _A_LIST_RE = re.compile(r"^[\w' -]{1,30}(?:, [\w' -]{1,30})+,? (?:and|or|y|o|et|ou|und|oder|e) ")
-_YOUR_CALL_RE = re.compile(
-    r"\b(?:what (?:would|do) you (?:recommend|suggest|normally do|usually do|do)|"
-    r"what(?:s| is) (?:usual|normal|common|recommended|best)|any (?:suggestions?|ideas?)|"
-    r"que (?:recomiendas|sugieres)|que (?:recommandes|conseilles|proposes)|"
-    r"was (?:empfiehlst|schlaegst) du)\b"
+# What the assistant would recommend, or usually does.
+_YOUR_CALL = cues(
+    """
+    what would|do you recommend|suggest|do
+    what would|do you normally|usually do
+    whats usual|normal|common|recommended|best
+    what is usual|normal|common|recommended|best
+    any suggestion|suggestions|idea|ideas
+    que recomiendas|sugieres|recommandes|conseilles|proposes
+    was empfiehlst|schlaegst du
+    """
 )
-_ASIDE_RE = re.compile(r"^(?:btw|by the way|quick question|question|hmm|oh|wait|also)\b")
+_ASIDE = cues(
+    """
+    ^ btw|question|hmm|oh|wait|also
+    ^ by the way
+    ^ quick question
+    """
+)
 # The writer says it is not an answer.
-_UNRELATED_RE = re.compile(
-    r"^(?:unrelated|different (?:question|topic)|side (?:note|question)|off topic|"
-    r"changing (?:the )?(?:subject|topic)|before (?:i|we) forget|sin relacion|autre chose)\b"
+_UNRELATED = cues(
+    """
+    ^ unrelated
+    ^ different question|topic
+    ^ side note|question
+    ^ off topic
+    ^ changing the? subject|topic
+    ^ before i|we forget
+    ^ sin relacion
+    ^ autre chose
+    """
 )
 
 
@@ -49,7 +69,7 @@ def _mid_wizard(r: Reading) -> _MidWizard | None:
     acts = any(c.startswith("V_") for c in r.concepts) and not _A_LIST_RE.match(r.norm)
     # Telling an agent wizard what to watch answers it.
     watches = wizard == ActionType.CREATE_AGENT and "V_WATCH" in r.concepts and not asks
-    aside = _UNRELATED_RE.match(r.norm) is not None
+    aside = r.says(_UNRELATED)
     switching = (
         not naming
         and not watches
@@ -60,7 +80,7 @@ def _mid_wizard(r: Reading) -> _MidWizard | None:
         and not answered
         and r.n_units >= 2
     )
-    opens_with_question = r.opens_with_a_question_word or _ASIDE_RE.match(r.norm) is not None
+    opens_with_question = r.opens_with_a_question_word or r.says(_ASIDE)
     return _MidWizard(wizard, top, answered, naming, asks, switching, opens_with_question)
 
 
@@ -87,7 +107,7 @@ def small_talk_mid_wizard(r: Reading) -> Decision | None:
 )
 def asks_for_a_suggestion(r: Reading) -> Decision | None:
     turn = _mid_wizard(r)
-    if turn is not None and turn.asks and _YOUR_CALL_RE.search(r.norm):
+    if turn is not None and turn.asks and r.says(_YOUR_CALL):
         return Decision(turn.kind, 0.75, f"asks for a suggestion in the {turn.kind} wizard")
     return None
 
