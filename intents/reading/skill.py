@@ -12,7 +12,7 @@ from intents.offline.lexicon import SKILL_ROLES
 from intents.reading.acts import Act
 from intents.reading.details import name_in, strip_acknowledgement, without_name
 from intents.reading.names import generated_name, name_objects
-from intents.reading.reading import read
+from intents.reading.reading import Reading, read
 
 _PURPOSE_RE = re.compile(
     r"\b(?:skill|capability|habilidad|comp[ée]tence|f[äa]higkeit)\s+"
@@ -70,10 +70,16 @@ def read_skill_details(message: str) -> SkillDetails:
         outputs=into.group("out").strip(" .") if into else "",
         example=f"{pair.group('i').strip()} → {pair.group('o').strip()}" if pair else "",
         # "that's all for now" answers nothing that was asked.
-        answer=""
-        if reading.shows(Act.NOTHING_MORE)
-        else strip_acknowledgement(message).strip(" .!"),
+        answer="" if reading.shows(Act.NOTHING_MORE) else _answer(message, reading).strip(" .!"),
     )
+
+
+def _answer(message: str, reading: Reading) -> str:
+    """The message as an answer: what follows the question's frame ("it takes …") when it
+    repeats it, else the message without a leading acknowledgement."""
+    if reading.shows(Act.IN_THE_FRAME):
+        return reading.rest_after(Act.IN_THE_FRAME)
+    return strip_acknowledgement(message)
 
 
 def _generated_name(purpose: str) -> str:

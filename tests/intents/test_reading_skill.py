@@ -69,3 +69,16 @@ def test_an_answer_given_as_the_purpose_names_the_skill() -> None:
     assert read_skill_details("sorts Zendesk tickets by urgency").answer_name == (
         "zendesk-tickets-classifier"
     )
+
+
+@pytest.mark.parametrize(
+    ("message", "answer"),
+    [
+        ("It takes a date string such as 3rd of March", "a date string such as 3rd of March"),
+        ("it should return JSON with amount and currency.", "JSON with amount and currency"),
+        ("the skill gives back an ISO 8601 date", "an ISO 8601 date"),
+        ("ok, a CSV file", "a CSV file"),  # no frame: the acknowledgement goes
+    ],
+)
+def test_an_answer_in_the_questions_frame_is_what_follows_it(message: str, answer: str) -> None:
+    assert read_skill_details(message).answer == answer

@@ -9,9 +9,25 @@ _HELLO = (
     "=hi|hello|hey|hiya|howdy|yo|greetings|hola|buenas|bonjour|bonsoir|salut|hallo|servus|moin"
     "|ola|oi"
 )
+_MODAL = "should|would|will|must|can?"
+_TAKES = "take|takes|read|reads|return|returns|give|gives|output|outputs|accept|accepts|produces"
 _FINE = "=ok|okay|great|cool|perfect|awesome|nice|super|genial|parfait|prima|otimo"
 
 REPLIES: tuple[Entry, ...] = (
+    entry(
+        Act.IN_THE_FRAME,
+        "An answer that repeats the question's frame ('it takes …', 'it should return …') "
+        "answers with what follows the frame; the frame is no part of the answer.",
+        f"""
+        ^ it|this|skill {_MODAL} {_TAKES} back? as?
+        ^ the skill {_MODAL} {_TAKES} back? as?
+        """,
+        examples=(
+            "it should read the Total line and the currency",
+            "it should return JSON with amount, currency and due_date",
+            "It reads the 'Finance 2024' Google Sheet",
+        ),
+    ),
     entry(
         Act.RESTRICTS,
         "A reply that opens by narrowing ('only the …', 'just the …') says which of the things "

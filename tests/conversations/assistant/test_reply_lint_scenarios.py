@@ -33,18 +33,18 @@ EXAMPLES = 20
 # when the lint was written). Lower a figure when replies get better; never raise one.
 # fmt: off
 BASELINE: dict[str, dict[str, int]] = {
-    "dev.json": {"quoted_user_sentence": 25, "doubled_verb": 0, "lowercase_tool_name": 0,
-        "slot_starts_with_verb_or_pronoun": 1},
+    "dev.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 0,
+        "slot_starts_with_verb_or_pronoun": 0},
     "dev2.json": {"quoted_user_sentence": 29, "doubled_verb": 0, "lowercase_tool_name": 0,
         "slot_starts_with_verb_or_pronoun": 1},
     "dev3.json": {"quoted_user_sentence": 28, "doubled_verb": 0, "lowercase_tool_name": 8,
         "slot_starts_with_verb_or_pronoun": 0},
-    "dev4.json": {"quoted_user_sentence": 11, "doubled_verb": 0, "lowercase_tool_name": 2,
+    "dev4.json": {"quoted_user_sentence": 10, "doubled_verb": 0, "lowercase_tool_name": 2,
         "slot_starts_with_verb_or_pronoun": 0},
     "dev5.json": {"quoted_user_sentence": 31, "doubled_verb": 0, "lowercase_tool_name": 19,
         "slot_starts_with_verb_or_pronoun": 0},
-    "dev6.json": {"quoted_user_sentence": 26, "doubled_verb": 0, "lowercase_tool_name": 5,
-        "slot_starts_with_verb_or_pronoun": 3},
+    "dev6.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 5,
+        "slot_starts_with_verb_or_pronoun": 1},
     "dev7.json": {"quoted_user_sentence": 24, "doubled_verb": 1, "lowercase_tool_name": 1,
         "slot_starts_with_verb_or_pronoun": 5},
     "dev8.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 2,
