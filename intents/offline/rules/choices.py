@@ -12,18 +12,36 @@ from intents.offline.lexicon import AGENT_WORD, STOPWORDS
 from intents.offline.model import engine
 from intents.offline.prose import names_an_action
 from intents.offline.rules.engine import rule
-from intents.offline.rules.reading import AGENT_ACTIONS, Decision, Reading, once_per_reading
+from intents.offline.rules.reading import (
+    AGENT_ACTIONS,
+    Decision,
+    Reading,
+    cues,
+    once_per_reading,
+)
 from intents.offline.text import normalize, parse
 from intents.types import ActionType
 
 Option = tuple[int, ActionType, str]
 # Words that name what an option does; sharing one with a label counts double.
 _ACTION_WORDS = frozenset({"create", "run", "show", "change", "skill", "agent", "list"})
-_WHATEVER_RE = re.compile(
-    r"^(?:ok |okay |hmm |erm )?(?:whatever(?:s| is)? (?:works|simplest|easiest|is best|you think)|"
-    r"whichever|up to you|your call|you decide|you choose|either (?:is|one is|way is) fine|"
-    r"either|dealers choice|lo que sea|como prefieras|comme tu veux|peu importe|egal|wie du willst|"
-    r"tanto faz|como preferir)\b"
+# The choice left to the assistant.
+_WHATEVER = cues(
+    """
+    ^ erm? whatever|whatevers is? works|simplest|easiest|best
+    ^ erm? whatever|whatevers you think
+    ^ erm? =whichever|either|egal
+    ^ erm? up to you
+    ^ erm? your call
+    ^ erm? you decide|choose
+    ^ erm? dealers choice
+    ^ erm? lo que sea
+    ^ erm? como prefieras|preferir
+    ^ erm? comme tu veux
+    ^ erm? peu importe
+    ^ erm? wie du willst
+    ^ erm? tanto faz
+    """
 )
 
 
@@ -189,7 +207,7 @@ def takes_one_side(r: Reading) -> Decision | None:
     examples=("whatever works", "up to you"),
 )
 def leaves_the_choice_to_the_assistant(r: Reading) -> Decision | None:
-    if _between_sides(r) and _WHATEVER_RE.match(r.norm):
+    if _between_sides(r) and r.says(_WHATEVER):
         first = r.ctx.alternatives[0]
         return Decision(
             first[0], 0.7, f"leaves the choice to the assistant ({first[1]})", ambiguous=True

@@ -10,7 +10,15 @@ from intents.offline.model import features
 from intents.offline.rules.engine import nudge
 from intents.offline.rules.guards import LONG_UNITS
 from intents.offline.rules.messages import CONNECT, a_run_for_a_period
-from intents.offline.rules.reading import A_NEW_ONE, INDEX, PLATFORM_CUES, Reading, agent_keys_for
+from intents.offline.rules.reading import (
+    A_NEW_ONE,
+    ANY_WORD,
+    INDEX,
+    PLATFORM_CUES,
+    Reading,
+    agent_keys_for,
+    cues,
+)
 from intents.offline.text import parse
 from intents.types import ActionType
 
@@ -32,19 +40,31 @@ _ASKING_RE = re.compile(
     r"\b(?:pourriez|pouvez|peux|podrias|puedes|podes|pode|kannst|konnen|koennen|bitte|por favor|"
     r"s il vous plait|queria|quisiera|je voudrais|ich mochte|gostaria)\b"
 )
-_ANOTHER_ONE_RE = re.compile(
-    r"\b(?:another|a second|a separate|one more|a similar|something like|like the)\b"
+# Another agent asked for, beside the one the message tells about.
+_ANOTHER_ONE = cues(
+    """
+    =another
+    a =second|separate|similar
+    one more
+    something like
+    like the
+    """
 )
-_WHAT_IT_MAKES_RE = re.compile(
-    r"\b(?:the|my|our|o|a|la|le|l|el|die|der|das|den|os|as)\s+(?:\w+\s+){0,2}?"
-    r"(?:alerts?|emails?|pings?|notifications?|thing|one|resumo|resumen|alerte|alertes|"
-    r"warnungen|mails|summary|digest|report|recap)\b"
+# What an agent sends, named with an article (the noun as typed: a report's synonyms are not
+# what it sends).
+_WHAT_IT_MAKES = cues(
+    "the|my|our|o|a|la|le|l|el|die|der|das|den|os|as …2 =alert|alerts|email|emails|ping|pings|"
+    "notification|notifications|thing|one|resumo|resumen|alerte|alertes|warnungen|mails|summary|"
+    "digest|report|recap"
 )
-_PAUSE_RESUME_RE = re.compile(
-    r"\b(?:pause|paused|pausing|unpause|resume|pausa|pausar|pausiere|pausieren|reanuda|reanudar|"
-    r"reprends|reprendre|retoma|retomar|fortsetzen|setz \w+ fort|suspend|suspende)\b"
+# Pausing or resuming, in the lexicon's languages (as typed: "stop" is not a pause).
+_PAUSE_RESUME = cues(
+    f"""
+    =pause|paused|pausing|unpause|resume|pausa|pausar|pausiere|pausieren|reanuda|reanudar|reprends|reprendre|retoma|retomar|fortsetzen|suspend|suspende
+    setz {ANY_WORD} fort
+    """
 )
-_HOW_DO_I_RE = re.compile(r"^(?:so |and |ok |hmm )?how (?:do|can|would|should|could) (?:i|we)\b")
+_HOW_DO_I = cues("^ how do|can|would|should|could i|we")
 
 
 @nudge(
@@ -82,7 +102,7 @@ def a_long_account_of_an_agent(r: Reading) -> bool:
         and "AGENT" in r.concepts
         and r.logits[_CREATE] == max(r.logits)
         and r.concepts.isdisjoint({"ADJ_NEW", "N_SKILL"})
-        and not _ANOTHER_ONE_RE.search(r.norm)
+        and not r.says(_ANOTHER_ONE)
     ):
         r.logits[_UPDATE] = r.logits[_CREATE] + 0.5
         return True
@@ -109,7 +129,7 @@ def what_an_agent_sends(r: Reading) -> bool:
         not r.concepts & (A_NEW_ONE | {"T_AGAIN"})  # "again" asks for a run
         and "agent" not in r.entities
         and r.agent_by_source is not None
-        and _WHAT_IT_MAKES_RE.search(r.norm) is not None
+        and r.says(_WHAT_IT_MAKES)
         and r.logits[_CREATE] == max(r.logits)
     ):
         r.logits[_UPDATE] = r.logits[_CREATE] + 0.5
@@ -134,7 +154,7 @@ def connects_an_account(r: Reading) -> bool:
     unlike=("pause our subscription",),
 )
 def pausing_is_a_change(r: Reading) -> bool:
-    if _PAUSE_RESUME_RE.search(r.norm) and r.concepts.isdisjoint(PLATFORM_CUES):
+    if r.says(_PAUSE_RESUME) and r.concepts.isdisjoint(PLATFORM_CUES):
         r.logits[_UPDATE] += 2.0
         return True
     return False
@@ -145,7 +165,7 @@ def pausing_is_a_change(r: Reading) -> bool:
     examples=("how do I get the notion one to post on Fridays",),
 )
 def how_do_i_asks_how(r: Reading) -> bool:
-    if _HOW_DO_I_RE.match(r.norm):
+    if r.says(_HOW_DO_I):
         r.logits[_QUERY] += 3.0
         return True
     return False

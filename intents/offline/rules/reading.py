@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
@@ -34,13 +33,6 @@ PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", 
 SMALL_TALK = frozenset({"OOS", "GREET", "THANKS"})
 A_NEW_ONE = frozenset({"V_CREATE", "ADJ_NEW", "V_WATCH", "N_SKILL"})
 AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
-
-# A yes/no question about something already named, without a question word.
-_YES_NO_QUESTION_RE = re.compile(
-    r"^(?:and |but |so |ok |okay |hmm+,? |um+,? |uh+,? |oh,? |wait,? )?"
-    r"(?:does|did|is|was|will|has|have|are|were|do)\s+"
-    r"(?:it|that|this|they|those|these|the \w+)\b[^?]*\?\s*$"
-)
 
 
 def _slips(word: str) -> set[str]:
@@ -91,6 +83,16 @@ def cues(lines: str) -> Cues:
     )
     any_needs = None if not all(needs) else frozenset().union(*(n[0] for n in needs))
     return Cues(said, needs, any_needs)
+
+
+# A yes/no question about something already named, without a question word: it opens with
+# the verb and what it asks about ("does it …", "was the … ").
+_YES_NO_QUESTION = cues(
+    f"""
+    ^ hmm*|um*|uh*? does|did|is|was|will|has|have|are|were|do it|that|this|they|those|these
+    ^ hmm*|um*|uh*? does|did|is|was|will|has|have|are|were|do the {ANY_WORD}
+    """
+)
 
 
 @dataclass
@@ -221,7 +223,9 @@ class Reading:
     @_once
     def asks_yes_no(self) -> bool:
         """A yes/no question about something already named, without a question word."""
-        return bool(_YES_NO_QUESTION_RE.match(self.parsed.norm))
+        # Its one question mark ends it.
+        norm = self.parsed.norm.rstrip()
+        return norm.endswith("?") and norm.count("?") == 1 and self.says(_YES_NO_QUESTION)
 
     @_once
     def opens_with_a_question_word(self) -> bool:
