@@ -313,14 +313,15 @@ def task_options(turn: Turn, state: AssistantState) -> Outcome:
     options: list[dict[str, Any]] = []
     if closest is not None:
         label = (
-            _("Run %(name)s anyway, which does %(description)s (it may partially help)")
+            _("Run %(name)s anyway (%(description)s; it may partially help)")
             if closest.description
             else _("Run %(name)s anyway (it may partially help)")
         )
         options.append(
             {
                 "action_type": ActionType.EXECUTE_TASK.value,
-                "label": label % {"name": closest.name, "description": closest.description.lower()},
+                # As written: a description says what it does in its own words and case.
+                "label": label % {"name": closest.name, "description": closest.description},
                 "agent": closest.name,
             }
         )

@@ -45,9 +45,9 @@ BASELINE: dict[str, dict[str, int]] = {
         "slot_starts_with_verb_or_pronoun": 0},
     "dev6.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 5,
         "slot_starts_with_verb_or_pronoun": 1},
-    "dev7.json": {"quoted_user_sentence": 24, "doubled_verb": 1, "lowercase_tool_name": 1,
+    "dev7.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 0,
         "slot_starts_with_verb_or_pronoun": 5},
-    "dev8.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 2,
+    "dev8.json": {"quoted_user_sentence": 24, "doubled_verb": 0, "lowercase_tool_name": 1,
         "slot_starts_with_verb_or_pronoun": 5},
 }
 # fmt: on
