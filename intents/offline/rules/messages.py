@@ -11,6 +11,7 @@ from intents.offline.rules.guards import ASKS_FOR_SOMETHING
 from intents.offline.rules.reading import (
     A_NEW_ONE,
     AGENTISH,
+    ANY_WORD,
     QUESTION_WORDS,
     Decision,
     Reading,
@@ -37,12 +38,12 @@ _DONE = (
 DID_NOT = cues(
     _each(_NOT, _DONE)
     # Something looks wrong with what it did: silent, a number that cannot be right.
-    + """
+    + f"""
     was|went|been|is weirdly|strangely|completely|totally? silent
     was|went|been|is weirdly|strangely|completely|totally? =quiet
     cant|cannot|couldnt be right
     can not be right
-    nobody got
+    nobody got {ANY_WORD}
     doesnt look|seem right
     """
 )
@@ -92,7 +93,7 @@ _WHO_MAY = "see|view|use|access|edit|manage|read"
 _LET_SOMEONE = cues(
     _each(
         ("^ please|pls? let|allow", "^ can|could you let|allow"),
-        (f"…6 {_WHO_MAY}", "…6 look at"),
+        (f"{ANY_WORD} …6 {_WHO_MAY}", f"{ANY_WORD} …6 look at"),
     )
 )
 _LET_OURSELVES = cues(
