@@ -188,24 +188,29 @@ class Reading:
         return "?" in self.parsed.norm
 
     @_once
-    def _words(self) -> tuple[tuple[Position, ...], frozenset[str]]:
-        """The message's words as cues see them, built as the reading layer builds them, and
-        all a slot could match in them (words as typed and canonical, concepts as
-        ``@CONCEPT``), to rule cues out."""
+    def _seen(self) -> frozenset[str]:
+        """All a cue slot could match in the message, to rule cues out before reading its
+        words: its words, their canonical words, its concepts (as ``@CONCEPT``)."""
+        parsed = self.parsed
+        canon = {u.canon for u in parsed.units}
+        return frozenset(parsed.tokens).union(canon, (f"@{c}" for c in parsed.concepts))
+
+    @_once
+    def _positions(self) -> tuple[Position, ...]:
+        """The message's words as cues see them, built as the reading layer builds them."""
         from intents.reading.reading import Reading as Words  # the reading layer reads rules
 
-        words = Words(self.parsed)
-        seen = words.vocabulary
-        return words.positions, seen.words | {f"@{c}" for c in seen.concepts}
+        return Words(self.parsed).positions
 
     def span(self, said: Cues, after: int = 0) -> tuple[int, int] | None:
         """The words (start, end) of the first cue of ``said`` the message matches, if any
         (from its word ``after`` on)."""
-        positions, seen = self._words
+        seen = self._seen
         if said.any_needs is not None and said.any_needs.isdisjoint(seen):
             return None
         for c, needs in zip(said.lines, said.needs, strict=True):
             if all(not keys.isdisjoint(seen) for keys in needs):
+                positions = self._positions
                 found = find(c, positions[after:] if after else positions)
                 if found is not None:
                     return found[0] + after, found[1] + after
