@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from conversations.assistant.wizard_replies import Translated
+from intents.offline.lexicon import SPELLED
 
 # The labels of the detail lines ("- Source: Jira"), read in the active language.
 LABELS = Translated(
@@ -21,13 +22,7 @@ LABELS = Translated(
         "details": gettext_lazy("Details"),
     }
 )
-TOOL_NAMES = {
-    "google_sheets": "Google Sheets",
-    "hubspot": "HubSpot",
-    "github": "GitHub",
-    "postgresql": "PostgreSQL",
-    "gmail": "Gmail",
-}
+TOOL_NAMES = SPELLED  # how the product writes a tool (lexicon/tools.py)
 _KEY_CHARS = frozenset(ascii_lowercase + digits)  # of a snake_case key
 
 

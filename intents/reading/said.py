@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from intents.offline.entities import extract_entities
+from intents.offline.lexicon import CHAT_TOOLS, SOURCES, spelled
 from intents.offline.schedule import find_time
 from intents.offline.text import normalize
 from intents.reading import details
@@ -40,6 +41,16 @@ BY_HAND = (
     "händisch", "handisch", "manualmente", "manuellement", "à mão", "a mão", "a mao",
 )  # fmt: skip
 _PHRASES = ("task", "action", "trigger")  # the details said in the user's words
+# The tools a phrase may name in lower case, as the product writes them ("hubspot": HubSpot);
+# a tool whose bare key is an everyday word ("linear", "monday") is left as typed.
+_SPELLINGS = sorted(
+    (
+        (key.replace("_", " "), spelled(key))
+        for key, aliases in {**SOURCES, **CHAT_TOOLS}.items()
+        if key.replace("_", " ") in aliases
+    ),
+    key=lambda pair: -len(pair[0]),
+)
 
 # Rule "a place named by its kind is still to be named": "copy the payouts into a
 # spreadsheet" says results go to a spreadsheet, not to which one, so the setup asks which.
@@ -111,7 +122,7 @@ class Said:
             found["zone"] = have.get("zone") or zone
         for key in _PHRASES:
             if found.get(key):
-                found[key] = without_manner(found[key])
+                found[key] = with_tools_spelled(without_manner(found[key]))
         if not (found.get("destination") or have.get("destination")):
             place = next((p for k in ("task", "action") if (p := place_by_kind(found.get(k)))), "")
             if place:
@@ -227,3 +238,21 @@ def place_by_kind(phrase: str | None) -> str:
             if " ".join(lowered[i + 2 : i + 2 + size]) == kind:
                 return " ".join(w.strip(",.;:!?") for w in words[i + 1 : i + 2 + size])
     return ""
+
+
+def with_tools_spelled(phrase: str) -> str:
+    """``phrase`` with the tools it names written as the product writes them ("new zendesk
+    tickets": new Zendesk tickets); a tool inside a name, a channel or an address stays."""
+    out = phrase
+    for plain, written in _SPELLINGS:
+        at = out.lower().find(plain)
+        while at >= 0:
+            end = at + len(plain)
+            before = out[at - 1] if at else " "
+            after = out[end : end + 2]
+            inside = before.isalnum() or before in "_#@./-" or after[:1].isalnum()
+            domain = after[:1] == "." and after[1:2].isalnum()  # "monday.com"
+            if not inside and not domain and after[:1] not in ("_", "@", "-"):
+                out = out[:at] + written + out[end:]
+            at = out.lower().find(plain, at + len(written))
+    return out

@@ -12,7 +12,7 @@ from __future__ import annotations
 from intents.offline.lexicon.concepts import CONCEPTS
 from intents.offline.lexicon.conversation import CONVERSATION
 from intents.offline.lexicon.names import AGENT_ROLES, NAME_OBJECTS, SKILL_ROLES
-from intents.offline.lexicon.tools import CHAT_TOOLS, SOURCES
+from intents.offline.lexicon.tools import CHAT_TOOLS, SOURCES, SPELLED, spelled
 from intents.offline.lexicon.verbs import VERBS
 from intents.offline.lexicon.vocabulary import (
     AGENT_WORD,
@@ -29,5 +29,6 @@ GROUPS: tuple[tuple[str, str, str], ...] = (*VERBS, *CONCEPTS, *CONVERSATION)
 
 __all__ = [
     "AGENT_ROLES", "AGENT_WORD", "CHAT_TOOLS", "CHAT_WORD", "COMMON_WORDS", "GROUPS",
-    "NAME_OBJECTS", "ORDINALS", "SKILL_ROLES", "SOURCES", "SOURCE_WORD", "STOPWORDS", "words",
+    "NAME_OBJECTS", "ORDINALS", "SKILL_ROLES", "SOURCES", "SOURCE_WORD", "SPELLED", "STOPWORDS",
+    "spelled", "words",
 ]  # fmt: skip

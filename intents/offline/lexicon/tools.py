@@ -83,3 +83,17 @@ CHAT_TOOLS: dict[str, tuple[str, ...]] = {
     "telegram": ("telegram",),
     "whatsapp": ("whatsapp", "whats app"),
 }
+
+# How the product writes a tool whose name is not its key title-cased ("hubspot": HubSpot).
+SPELLED: dict[str, str] = {
+    "google_sheets": "Google Sheets",
+    "hubspot": "HubSpot",
+    "github": "GitHub",
+    "postgresql": "PostgreSQL",
+    "gmail": "Gmail",
+}
+
+
+def spelled(key: str) -> str:
+    """A tool's key as the product writes it ("google_sheets": Google Sheets, "jira": Jira)."""
+    return SPELLED.get(key) or key.replace("_", " ").title()
