@@ -194,3 +194,67 @@ def find(
             if end is not None:
                 return start, end
     return None
+
+
+def _slips(word: str) -> set[str]:
+    """Every way to type ``word`` with one letter left out or two neighbours swapped (the
+    slips ``intents.reading.cues.slip`` reads, listed once here)."""
+    if len(word) < 4:
+        return set()
+    left_out = {word[:i] + word[i + 1 :] for i in range(len(word))}
+    swapped = {
+        word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        for i in range(len(word) - 1)
+        if word[i] != word[i + 1]
+    }
+    return left_out | swapped
+
+
+def _keys(slot: Slot) -> frozenset[str]:
+    """What a message may hold for the slot to match: one of its words, a slip of one of them
+    or one of its concepts (``@CONCEPT``); a slot with prefixes is not ruled out this way."""
+    slips = set() if slot.exact else {s for w in slot.words for s in _slips(w)}
+    return frozenset({*slot.words, *slips, *(f"@{c}" for c in slot.concepts)})
+
+
+@dataclass(frozen=True)
+class Cues:
+    """A cue set: the message says it when any of its cues matches. Each cue keeps, for each
+    slot it cannot do without, what a message must hold for it to match, so most cues are
+    ruled out at a glance."""
+
+    lines: tuple[Cue, ...]
+    needs: tuple[tuple[frozenset[str], ...], ...]
+    # What a message must hold for any cue of the set to match (None: no such word).
+    any_needs: frozenset[str] | None = None
+
+    def span(
+        self, seen: frozenset[str], positions: Sequence[Position], after: int = 0
+    ) -> tuple[int, int] | None:
+        """The words (start, end) of the first cue a message matches, from its word ``after``
+        on; ``seen`` is all its slots could match (words, canonical words, ``@CONCEPT``)."""
+        if self.any_needs is not None and self.any_needs.isdisjoint(seen):
+            return None
+        for c, needs in zip(self.lines, self.needs, strict=True):
+            if all(not keys.isdisjoint(seen) for keys in needs):
+                found = find(c, positions[after:] if after else positions)
+                if found is not None:
+                    return found[0] + after, found[1] + after
+        return None
+
+
+# A slot for any one word (a word starts with a letter or a digit).
+ANY_WORD = "|".join(f"{c}*" for c in "abcdefghijklmnopqrstuvwxyz0123456789")
+
+
+def cues(lines: str) -> Cues:
+    """A cue set, one cue a line (``intents/reading/cues.py`` says how a cue is written)."""
+    said = tuple(cue(line) for line in lines.strip().splitlines() if line.strip())
+    needs = tuple(
+        tuple(
+            _keys(s) for s in c.slots if isinstance(s, Slot) and not s.optional and not s.prefixes
+        )
+        for c in said
+    )
+    any_needs = None if not all(needs) else frozenset().union(*(n[0] for n in needs))
+    return Cues(said, needs, any_needs)

@@ -17,7 +17,7 @@ from intents.offline.lexicon import STOPWORDS, words
 from intents.offline.model import engine
 from intents.offline.text import TOKEN_RE, Parsed, agent_keys, normalize, parse
 from intents.reading.acts import TABLE, Act
-from intents.reading.cues import CLOSING, Position, Vocabulary, find
+from intents.reading.cues import CLOSING, Cues, Position, Vocabulary, find
 from intents.reading.said import Said
 from intents.reading.topics import TOPICS, Topic
 
@@ -94,6 +94,23 @@ class Reading(Said):
         return tuple(
             Topic(item.act) for item in TOPICS if any(find(c, at, vocabulary) for c in item.cues)
         )
+
+    @cached_property
+    def seen(self) -> frozenset[str]:
+        """All a cue slot could match: the words, their canonical words, the concepts (as
+        ``@CONCEPT``), to rule a cue set out before matching it."""
+        canon = {u.canon for u in self.parsed.units}
+        concepts = (f"@{c}" for c in self.parsed.concepts)
+        return frozenset(self.parsed.tokens).union(canon, concepts)
+
+    def span_of(self, said: Cues, after: int = 0) -> tuple[int, int] | None:
+        """The words (start, end) of the first cue of ``said`` the message matches, from its
+        word ``after`` on, if any."""
+        return said.span(self.seen, self.positions, after)
+
+    def matches(self, said: Cues) -> bool:
+        """Whether the message matches any cue of the set ``said``."""
+        return self.span_of(said) is not None
 
     def shows(self, *acts: Act) -> bool:
         """Whether the message shows any of these acts."""

@@ -18,7 +18,7 @@ from intents.offline.context import (
 from intents.offline.lexicon import AGENT_WORD
 from intents.offline.model import LABELS, Engine
 from intents.offline.text import AgentKeys, Parsed, agent_keys
-from intents.reading.cues import Cue, Position, Slot, cue, find
+from intents.reading.cues import ANY_WORD, Cues, Position, cues
 from intents.types import ActionType
 
 # Logistic regression trained to separate its training set is over-sure on new phrasings;
@@ -33,56 +33,6 @@ PLATFORM_CUES = frozenset({"N_BILLING", "N_USER", "N_KEY", "N_ROLE", "N_INTEG", 
 SMALL_TALK = frozenset({"OOS", "GREET", "THANKS"})
 A_NEW_ONE = frozenset({"V_CREATE", "ADJ_NEW", "V_WATCH", "N_SKILL"})
 AGENTISH = frozenset({"AGENT", "N_AGENT", "N_REPORT"})
-
-
-def _slips(word: str) -> set[str]:
-    """Every way to type ``word`` with one letter left out or two neighbours swapped (the
-    slips ``intents.reading.cues.slip`` reads, listed once here)."""
-    if len(word) < 4:
-        return set()
-    left_out = {word[:i] + word[i + 1 :] for i in range(len(word))}
-    swapped = {
-        word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-        for i in range(len(word) - 1)
-        if word[i] != word[i + 1]
-    }
-    return left_out | swapped
-
-
-def _keys(slot: Slot) -> frozenset[str]:
-    """What a message may hold for the slot to match: one of its words, a slip of one of them
-    or one of its concepts (``@CONCEPT``); a slot with prefixes is not ruled out this way."""
-    slips = set() if slot.exact else {s for w in slot.words for s in _slips(w)}
-    return frozenset({*slot.words, *slips, *(f"@{c}" for c in slot.concepts)})
-
-
-@dataclass(frozen=True)
-class Cues:
-    """A cue set: the message says it when any of its cues matches. Each cue keeps, for each
-    slot it cannot do without, what a message must hold for it to match, so most cues are
-    ruled out at a glance."""
-
-    lines: tuple[Cue, ...]
-    needs: tuple[tuple[frozenset[str], ...], ...]
-    # What a message must hold for any cue of the set to match (None: no such word).
-    any_needs: frozenset[str] | None = None
-
-
-# A slot for any one word (a word starts with a letter or a digit).
-ANY_WORD = "|".join(f"{c}*" for c in "abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-def cues(lines: str) -> Cues:
-    """A cue set, one cue a line (``intents/reading/cues.py`` says how a cue is written)."""
-    said = tuple(cue(line) for line in lines.strip().splitlines() if line.strip())
-    needs = tuple(
-        tuple(
-            _keys(s) for s in c.slots if isinstance(s, Slot) and not s.optional and not s.prefixes
-        )
-        for c in said
-    )
-    any_needs = None if not all(needs) else frozenset().union(*(n[0] for n in needs))
-    return Cues(said, needs, any_needs)
 
 
 # A yes/no question about something already named, without a question word: it opens with
@@ -207,14 +157,8 @@ class Reading:
         (from its word ``after`` on)."""
         seen = self._seen
         if said.any_needs is not None and said.any_needs.isdisjoint(seen):
-            return None
-        for c, needs in zip(said.lines, said.needs, strict=True):
-            if all(not keys.isdisjoint(seen) for keys in needs):
-                positions = self._positions
-                found = find(c, positions[after:] if after else positions)
-                if found is not None:
-                    return found[0] + after, found[1] + after
-        return None
+            return None  # before the words are built: most sets stop here
+        return said.span(seen, self._positions, after)
 
     def says(self, said: Cues, after: int = 0) -> bool:
         """Whether the message matches any cue of ``said`` (from its word ``after`` on)."""
