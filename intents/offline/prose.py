@@ -15,15 +15,33 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from intents.offline.prose_common import (
+    _ACCESS_LOST,
+    _ASPECT,
+    _CHANGED,
+    _CREATE_OR_READY,
+    _CREATED,
+    _FROM_NOW_ON,
+    _HELD_SETUP,
     _LIST_ASKS,
+    _OFFER,
     _PLATFORM_OBJECT_RE,
+    _RAN,
+    _SAY_THE_WORD,
+    _SET_IT_UP,
+    _SETTING_UP,
+    _SETUP_SETTING,
+    _SKILL,
     _VERB_RULES,
+    _WHICH_DO_YOU_PREFER,
     Judge,
     Prose,
     _agent_names,
     _by_verb,
+    _creates_it,
+    _which,
     names_an_action,
 )
+from intents.offline.prose_common import said as _says
 from intents.offline.prose_lists import _OR_RE, _alternatives, _listed_items, _numbered
 from intents.types import ActionType, HistoryTurn
 
@@ -38,28 +56,6 @@ _PROPOSAL_LEADS = (
     r"shall i|should i|want me to|would you like me to|do you want me to|like me to|"
     r"quieres que|deseas que|soll ich|quer que|vuoi che|volete che|desideri che"
 )
-# "I can build a watcher that … — just say the word." proposes without a question.
-_SAY_THE_WORD_RE = re.compile(
-    r"\b(?:just say the word|say the word|just say (?:yes|go)|let me know if you(?:'d like| want)"
-    r"(?: me to)?(?: it)?|if you(?:'d like| want),? i can)\b",
-    re.IGNORECASE,
-)
-_OFFER_RE = re.compile(
-    rf"\b(?:{_PROPOSAL_LEADS}|"
-    r"would that help|would it help|want (?:to|that)|would you like to|do you want to|"
-    r"ready (?:to|for me to)|ok(?:ay)? to|sound(?:s)? good|go ahead|create it|set it up|"
-    r"^do it|^shall we|"
-    r"te parece|voulez-vous|veux-tu|tu veux|souhaitez-vous|"
-    r"moechtest du|mochtest du|willst du|posso)\b",
-    re.IGNORECASE,
-)
-# "¿Lo configuro?", "Je le configure ?", "Richte ich ihn ein?": shall I set it up.
-_SET_IT_UP_RE = re.compile(
-    r"^[¿¡ ]*(?:(?:lo|la|los|te lo|se lo) (?:configuro|creo|hago|activo|preparo|programo)|"
-    r"je (?:le|la|les) (?:configure|cr[ée]e|mets en place|lance)|"
-    r"(?:richte|erstelle|lege) ich (?:ihn|es|sie|das))\b",
-    re.IGNORECASE,
-)
 # A proposal waits for a yes; what comes after its lead is the action proposed: "invite
 # lena@…", "retry", "add it to…".
 _PROPOSED_RE = re.compile(
@@ -67,11 +63,14 @@ _PROPOSED_RE = re.compile(
     r"quer que eu|do you want to|would you like to)\s+(.+)$",
     re.IGNORECASE,
 )
-_ACCESS_LOST_RE = re.compile(
-    r"\b(?:token|credentials?|api key|access|authori[sz]ation|connection|oauth)\b[^.]{0,40}\b"
-    r"(?:expired|revoked|invalid|was removed|no longer valid|disconnected|lost)\b|"
-    r"\b(?:expired|revoked|invalid)\s+(?:\w+\s+){0,2}(?:token|credentials?|api key|access)\b",
-    re.IGNORECASE,
+# "Which one would you like me to run?" after the agents were named.
+_WHICH_OF_THEM_RE = re.compile(r"^(?:so,? |and )?(?:which|what) (?:one|agent)\b[^?]{0,40}\?$", re.I)
+# "I can build a watcher that …": what is offered, after its lead.
+_OFFERED_RE = re.compile(r"^.*?\b(?:i can|i could|i'?d be happy to|happy to)\s+", re.I)
+_WH_RE = re.compile(
+    r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what|where|when|how|who|why|whose|cual|que|quel|quelle|"
+    r"ou|quand|comment|welche[rsmn]?|was|wo|wann|wie)\b",
+    re.I,
 )
 # What the workspace has, as the assistant talks about it.
 _SETTINGS_RE = re.compile(
@@ -79,30 +78,6 @@ _SETTINGS_RE = re.compile(
     r"invoices?|integration|scope|api keys?|notifications?|members?|seats?|sso|2fa|"
     r"two-factor|payment method)\b",
     re.IGNORECASE,
-)
-_FROM_NOW_ON_RE = re.compile(
-    r"\b(?:from now on|going forward|instead|a partir de ahora|d[ée]sormais|ab jetzt|k[üu]nftig|"
-    r"de agora em diante)\b",
-    re.I,
-)
-# "Which one would you like me to run?" after the agents were named.
-_WHICH_OF_THEM_RE = re.compile(r"^(?:so,? |and )?(?:which|what) (?:one|agent)\b[^?]{0,40}\?$", re.I)
-_WHICH_DO_YOU_PREFER_RE = re.compile(
-    r"^(?:so,? )?(?:which (?:one )?(?:would you (?:like|prefer)|do you (?:prefer|want)|"
-    r"works (?:better|best)|sounds better)|what (?:would|do) you prefer)\b",
-    re.IGNORECASE,
-)
-_CREATE_IT_RE = re.compile(
-    r"\b(?:create|build|set up|make) (?:it|this|that|them)\b(?! change)", re.I
-)
-# "I can build a watcher that …": what is offered, after its lead.
-_OFFERED_RE = re.compile(r"^.*?\b(?:i can|i could|i'?d be happy to|happy to)\s+", re.I)
-# "start building it", "start the Slack setup": what starts is in the rest, for the model.
-_ASPECT_RE = re.compile(r"(?:start|begin|go ahead)\b", re.I)
-_WH_RE = re.compile(
-    r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what|where|when|how|who|why|whose|cual|que|quel|quelle|"
-    r"ou|quand|comment|welche[rsmn]?|was|wo|wann|wie)\b",
-    re.I,
 )
 # What a setup question asks for, by its cue words.
 _ASKS = (
@@ -136,42 +111,11 @@ _ASKS_FOR_AGENT_RE = re.compile(
     r"\b(?:agent|bot|monitor|automation|watcher|alert)s?\b",
     re.IGNORECASE,
 )
-# "Sure, I'll create an agent for that.": the assistant says what it is setting up.
-_SETTING_UP_RE = re.compile(
-    r"\b(?:i'?ll|i will|let'?s|i'?m (?:setting up|creating|building)) (?:create|build|set up|"
-    r"make)?\s*(?:a|an|the|this|your)?\s*(?:new )?(agent|skill)\b",
-    re.IGNORECASE,
-)
-_SETUP_SETTING_RE = re.compile(
-    r"\b(?:should|shall|will|do you want) (?:the|this|your) (?:new )?(skill|agent)\b", re.I
-)
+
+
 _GO_ON_RE = re.compile(
     r"\b(?:continue|finish|resume|pick (?:it|that|this) (?:back )?up|"
     r"carry on|keep going|go on)\b",
-    re.I,
-)
-_HELD_SETUP_RE = re.compile(
-    r"\b(?:(?:agent|skill) (?:setup|set-up) (?:on hold|aside|for later)|"
-    r"(?:started|were|was) setting up (?:an? |the |your )?(?:new )?(?:agent|skill)|"
-    r"(?:continue|pick up|finish) (?:setting up |with )?(?:the |that |your )(?:agent|skill)|"
-    r"(?:agent|skill) we (?:were|started) setting up|unfinished (?:agent|skill))",
-    re.IGNORECASE,
-)
-_SKILL_RE = re.compile(r"\b(?:skill|skills|habilidad|competence|fahigkeit|faehigkeit)\b", re.I)
-_RAN_RE = re.compile(
-    r"\b(?:running|ran|re-?ran|started|queued|triggered|kicked off|finished|completed|"
-    r"found|posted|generated|produced|sent)\b",
-    re.IGNORECASE,
-)
-_CHANGED_RE = re.compile(
-    r"\b(?:now (?:runs|posts|sends|checks|reads)|updated|changed|moved|paused|resumed|renamed|"
-    r"switched|ge[aä]ndert|aktualisiert|cambiad[oa]|actualizad[oa]|modifi[eé]|mis [aà] jour|"
-    r"alterad[oa]|atualizad[oa])\b",
-    re.IGNORECASE,
-)
-_CREATED_RE = re.compile(
-    r"\b(?:created|i'?ve (?:set up|made|built)|is (?:live|ready)|fertig|erstellt|angelegt|"
-    r"eingerichtet|creado|cr[eé]{2}|cri(?:ei|ado)|est[aá] (?:listo|activo|pronto|ativo))\b",
     re.I,
 )
 _DESCRIBES_RE = re.compile(r"\b(?:runs|checks|reads|posts|sends|watches|is (?:currently|active|"
@@ -192,17 +136,17 @@ def _flow(
     ``setup_question``: the question asks for a setting (a source, a channel, a name), which
     only a setup asks; any other question is a setup's only when the user asked for one.
     """
-    if setup_question and _SKILL_RE.search(text):
+    if setup_question and _says(text, _SKILL):
         return ActionType.CREATE_SKILL
-    if not setup_question and (setting_up := _SETTING_UP_RE.search(text)):
-        skill = setting_up.group(1).lower() == "skill"
+    if not setup_question and (setting_up := _which(text, _SETTING_UP)):
+        skill = setting_up == "skill"
         return ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
     for said in users[:3]:
         if setup_question and _ASKS_FOR_AGENT_RE.search(said):
             return ActionType.CREATE_AGENT
         action, confidence = judge(said)
         if action in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and confidence >= 0.5:
-            return ActionType.CREATE_SKILL if _SKILL_RE.search(said) else action
+            return ActionType.CREATE_SKILL if _says(said, _SKILL) else action
         if confidence >= 0.75 and action != ActionType.UNKNOWN:
             return None  # the user was doing something else
     if setup_question and (_SETUP_RE.search(text) or not named):
@@ -270,7 +214,7 @@ def _proposed_action(turn: _Turn, yes_no: bool) -> ActionType | None:
     # "Want me to run it again with PLATFORM included?" proposes a run, whatever it mentions.
     proposed_action = (
         _by_verb(proposed.group(1), _VERB_RULES)
-        if proposed and not _ASPECT_RE.match(proposed.group(1))
+        if proposed and not _says(proposed.group(1), _ASPECT)
         else None
     )
     if proposed and not turn.named and _PLATFORM_OBJECT_RE.search(proposed.group(1)):
@@ -311,10 +255,10 @@ def _asked_offer(turn: _Turn, proposed_action: ActionType | None) -> tuple[Actio
     targets = "|".join(["it", "them", *(re.escape(name) for name in named)])
     if named and re.search(rf"\b(?:run|rerun|re-run) (?:{targets})\b", question, re.I):
         offer = ActionType.EXECUTE_TASK
-    bullets = _BULLET_RE.search(turn.text) and re.search(r"\bcreate\b|\bready\b", question, re.I)
-    if bullets or _CREATE_IT_RE.search(question):
+    bullets = _BULLET_RE.search(turn.text) and _says(question, _CREATE_OR_READY)
+    if bullets or _creates_it(question):
         # "Shall I go ahead and create it?" after a plan: the thing planned.
-        offer = ActionType.CREATE_SKILL if _SKILL_RE.search(turn.text) else ActionType.CREATE_AGENT
+        offer = ActionType.CREATE_SKILL if _says(turn.text, _SKILL) else ActionType.CREATE_AGENT
     if offer == ActionType.UNKNOWN:
         offer = None
     return offer, offer_text
@@ -328,11 +272,11 @@ def _offer(turn: _Turn, asking: tuple[str, ...]) -> tuple[ActionType | None, str
     proposed_action = _proposed_action(turn, yes_no)
     offer: ActionType | None = None
     offer_text = ""
-    if not question and _SAY_THE_WORD_RE.search(turn.text):
+    if not question and _says(turn.text, _SAY_THE_WORD):
         offer, offer_text = _said_the_word(turn)
     if (
         yes_no
-        and (_OFFER_RE.search(question) or _SET_IT_UP_RE.match(question))
+        and (_says(question, _OFFER) or _says(question, _SET_IT_UP))
         and (not asking or proposed_action)
     ):
         offer, offer_text = _asked_offer(turn, proposed_action)
@@ -346,7 +290,7 @@ def _either_or(turn: _Turn, asking: tuple[str, ...], offer: ActionType | None) -
     if not question or asking or offer is not None:
         return ()
     alternatives = _alternatives(question, turn.judge)
-    if not alternatives and _WHICH_DO_YOU_PREFER_RE.match(question):
+    if not alternatives and _says(question, _WHICH_DO_YOU_PREFER):
         # "I can add ANDROID to it, or create a separate agent. Which would you like?"
         said = [s.strip() for s in _SENTENCE_RE.findall(turn.before) if _OR_RE.search(s)]
         alternatives = _alternatives(said[-1], turn.judge) if said else ()
@@ -380,18 +324,18 @@ def _setting_or_held_setup(
     """The setup, when no question belonged to one: a question on a setting of the one being
     set up, or a setup left on hold; with the sides of an either/or as that setup reads them."""
     question = turn.question
-    setting = _SETUP_SETTING_RE.search(question) if question and wizard is None else None
+    setting = _which(question, _SETUP_SETTING) if question and wizard is None else None
     if setting and not any(name in turn.known for name in turn.named):
         # "Should the skill keep them as linked files or drop them?": a setting of the one
         # being set up, whose sides are answers, not requests.
-        skill = setting.group(1).lower() == "skill"
+        skill = setting == "skill"
         wizard = ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
         alternatives = ()
-    held = _HELD_SETUP_RE.search(turn.text) if wizard is None else None
+    held = _which(turn.text, _HELD_SETUP) if wizard is None else None
     if held:
         # "I've put the agent setup on hold", "Earlier we started setting up an agent …": a
         # setup left open, which "let's finish that one" picks back up.
-        skill = "skill" in held.group(0).lower()
+        skill = held == "skill"
         wizard = ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
         # "continue with it, or start something else?": going on is the setup's action.
         alternatives = tuple(
@@ -411,11 +355,11 @@ def _prev_intent(turn: _Turn, ran: bool) -> ActionType | None:
             prev_intent = action
             sure = confidence >= 0.75
     if turn.named and not turn.question and not sure:
-        if _CHANGED_RE.search(turn.text):
+        if _says(turn.text, _CHANGED):
             prev_intent = ActionType.UPDATE_AGENT
         elif ran:
             prev_intent = ActionType.EXECUTE_TASK
-        elif _CREATED_RE.search(turn.text):
+        elif _says(turn.text, _CREATED):
             prev_intent = ActionType.CREATE_AGENT
         elif _DESCRIBES_RE.search(turn.text):
             prev_intent = ActionType.QUERY_INFO
@@ -434,7 +378,7 @@ def _answering(
     answer serves: a change to an existing agent, or the user's last request."""
     question = turn.question
     answering: ActionType | None = None
-    if wizard == ActionType.CREATE_AGENT and asking and _FROM_NOW_ON_RE.search(question or ""):
+    if wizard == ActionType.CREATE_AGENT and asking and _says(question, _FROM_NOW_ON):
         # "Which Slack channel should it post to from now on?": a change being made to an
         # agent that exists, not a setup.
         wizard, answering = None, ActionType.UPDATE_AGENT
@@ -458,7 +402,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         return Prose()
     text, question, named = turn.text, turn.question, turn.named
     last_agent = named[0] if named else None
-    ran = bool(named) and bool(_RAN_RE.search(turn.before or text))
+    ran = bool(named) and _says(turn.before or text, _RAN)
 
     items = _listed_items(text)
     if len(items) >= 2:
@@ -479,7 +423,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     wizard, answering = _answering(turn, wizard, asking, offer, alternatives, in_question)
     return Prose(
         answering=answering,
-        needs_access=bool(_ACCESS_LOST_RE.search(text)),
+        needs_access=_says(text, _ACCESS_LOST),
         about_platform=(
             not named and offer is None and wizard is None and bool(_SETTINGS_RE.search(text))
         ),

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from intents.offline.lexicon import words
+from intents.reading.cues import Cues, cues
 from intents.types import ActionType
 
 # What the offline model makes of a sentence on its own: its action and probability.
@@ -146,7 +147,180 @@ def names_an_action(label: str) -> bool:
     return _by_verb(label, _VERB_RULES) is not None
 
 
+def said(text: str, cue_set: Cues) -> bool:
+    """Whether the text says what the cue set says (the text's reading, made once)."""
+    # The reading imports the offline modules: it is imported here, not at the top.
+    from intents.reading.reading import read
+
+    return read(text).matches(cue_set)
+
+
 def _by_verb(text: str, rules: Sequence[tuple[ActionType, re.Pattern[str]]]) -> ActionType | None:
     """The action of the first rule whose pattern the (stripped) text matches, if any."""
     text = text.strip()
     return next((action for action, rule in rules if rule.search(text)), None)
+
+
+# What the previous assistant turn's prose says, as cues (``intents.offline.prose`` reads them).
+# "I can build a watcher that … — just say the word." proposes without a question.
+_SAY_THE_WORD = cues("""
+    =say =the =word
+    =just =say =yes|go
+    =let =me =know =if =youd =like
+    =let =me =know =if =you =want
+    =if =youd =like =i =can
+    =if =you =want =i =can
+""")
+# How a proposal opens ("Want me to …?", "¿Quieres que…?"); what follows is the action.
+_PROPOSES = """
+    =shall|should =i
+    =want|like =me =to
+    =quieres|deseas|quer =que
+    =soll =ich
+    =vuoi|volete|desideri =che
+"""
+_OFFER = cues(
+    _PROPOSES
+    + """
+    =would =that|it =help
+    =want =to|that
+    =would =you =like =to
+    =ready =to
+    =ready =for =me =to
+    =ok|okay =to
+    =sound|sounds =good
+    =go =ahead
+    =create =it
+    =set =it =up
+    ^ =do =it
+    ^ =shall =we
+    =te =parece
+    =voulez|souhaitez =vous
+    =veux =tu
+    =tu =veux
+    =moechtest|mochtest|willst =du
+    =posso
+    """
+)
+# "¿Lo configuro?", "Je le configure ?", "Richte ich ihn ein?": shall I set it up.
+_SET_IT_UP = cues("""
+    ^ =lo|la|los =configuro|creo|hago|activo|preparo|programo
+    ^ =te|se =lo =configuro|creo|hago|activo|preparo|programo
+    ^ =je =le|la|les =configure|cree|lance
+    ^ =je =le|la|les =mets =en =place
+    ^ =richte|erstelle|lege =ich =ihn|es|sie|das
+""")
+# Access that was lost: what gave it, then (a few words on) what became of it, or the other
+# way round.
+_GRANT = "=token|credential|credentials|access|authorization|authorisation|connection|oauth"
+_LOST = "=expired|revoked|invalid|disconnected|lost"
+_ACCESS_LOST = cues(f"""
+    {_GRANT} …6 {_LOST}
+    {_GRANT} …6 =was =removed
+    {_GRANT} …6 =no =longer =valid
+    =api =key …6 {_LOST}
+    =api =key …6 =was =removed
+    =api =key …6 =no =longer =valid
+    =expired|revoked|invalid …2 =token|credential|credentials|access
+    =expired|revoked|invalid …2 =api =key
+""")
+_FROM_NOW_ON = cues("""
+    =from =now =on
+    =going =forward
+    =instead|desormais|kunftig
+    =a =partir =de =ahora
+    =ab =jetzt
+    =de =agora =em =diante
+""")
+_WHICH_DO_YOU_PREFER = cues("""
+    ^ =which =one? =would =you =like|prefer
+    ^ =which =one? =do =you =prefer|want
+    ^ =which =one? =works =better|best
+    ^ =which =one? =sounds =better
+    ^ =what =would|do =you =prefer
+""")
+_IT = "=it|this|that|them"
+_CREATE_IT = cues(f"=create|build|make {_IT}\n=set =up {_IT}")
+# "start building it", "start the Slack setup": what starts is in the rest, for the model.
+_ASPECT = cues("^ =start|begin\n^ =go =ahead")
+
+
+def _setting_up(kind: str) -> Cues:
+    """ "I'll create an agent", "I'm setting up the skill": the assistant sets one up."""
+    leads = ("=ill|lets", "=i =will", "=im =setting =up", "=im =creating|building")
+    verbs = ("=create|build|make?", "=set =up")
+    return cues(
+        "\n".join(
+            f"{lead} {verb} =a|an|the|this|your? =new? ={kind}" for lead in leads for verb in verbs
+        )
+    )
+
+
+def _setup_setting(kind: str) -> Cues:
+    """ "Should the skill …?": a question on a setting of the one being set up."""
+    tail = f"=the|this|your =new? ={kind}"
+    return cues(f"=should|shall|will {tail}\n=do =you =want {tail}")
+
+
+def _held_setup(kind: str) -> Cues:
+    """A setup of that kind left on hold, or one to pick back up."""
+    k = f"={kind}"
+    lines = [f"{k} {s} {w}" for s in ("=setup", "=set =up") for w in ("=on =hold", "=aside")]
+    lines += [f"{k} =setup =for =later", f"{k} =set =up =for =later"]
+    lines.append(f"=started|were|was =setting =up =a|an|the|your? =new? {k}")
+    lines += [
+        f"{lead} {mid} =the|that|your {k}"
+        for lead in ("=continue|finish", "=pick =up")
+        for mid in ("=setting =up", "=with", "")
+    ]
+    lines += [f"{k} =we =were|started =setting =up", f"=unfinished {k}"]
+    return cues("\n".join(lines))
+
+
+_SETTING_UP = {"agent": _setting_up("agent"), "skill": _setting_up("skill")}
+_SETUP_SETTING = {"agent": _setup_setting("agent"), "skill": _setup_setting("skill")}
+_HELD_SETUP = {"agent": _held_setup("agent"), "skill": _held_setup("skill")}
+_SKILL = cues("=skill|skills|habilidad|competence|fahigkeit|faehigkeit")
+_RAN = cues("""
+    =running|ran|reran|started|queued|triggered|finished|completed|found|posted|generated
+    =produced|sent
+    =re =ran
+    =kicked =off
+""")
+_CHANGED = cues("""
+    =now =runs|posts|sends|checks|reads
+    =updated|changed|moved|paused|resumed|renamed|switched|geandert|aktualisiert
+    =cambiado|cambiada|actualizado|actualizada|modifie|alterado|alterada|atualizado|atualizada
+    =mis =a =jour
+""")
+_CREATED = cues("""
+    =created|fertig|erstellt|angelegt|eingerichtet|creado|cree|criei|criado
+    =ive =set =up
+    =ive =made|built
+    =is =live|ready
+    =esta =listo|activo|pronto|ativo
+""")
+_CREATE_OR_READY = cues("=create|ready")
+
+
+def _which(text: str, kinds: dict[str, Cues]) -> str | None:
+    """The kind ("agent", "skill") whose cues the text says first, if any."""
+    from intents.reading.reading import read  # the reading imports the offline modules
+
+    reading = read(text)
+    spans = [(span, kind) for kind, c in kinds.items() if (span := reading.span_of(c))]
+    return min(spans)[1] if spans else None
+
+
+def _creates_it(question: str) -> bool:
+    """ "create it", "set that up", unless a change is what is created ("make this change")."""
+    from intents.reading.reading import read  # the reading imports the offline modules
+
+    reading = read(question)
+    at = 0
+    while (span := reading.span_of(_CREATE_IT, after=at)) is not None:
+        end = span[1]
+        if end >= len(reading.positions) or reading.positions[end].word != "change":
+            return True
+        at = span[0] + 1
+    return False

@@ -19,7 +19,9 @@ from intents.offline.prose_common import (
     Prose,
     _by_verb,
     _leading_agent,
+    said,
 )
+from intents.reading.cues import cues
 from intents.types import ActionType
 
 _ITEM_RE = re.compile(r"^[ \t]*(\d{1,2})[ \t]*[.)][ \t]+(\S.*)$", re.MULTILINE)
@@ -40,11 +42,11 @@ _SETTINGS_LIST_RE = re.compile(
 _WHICH_ONE_RE = re.compile(
     r"^(?:[\w ]{0,20}[:,\u2014-] )?(?:which|what) (?:one|agent)\b[^?]{0,20}\?$", re.I
 )
-_ADMINISTERS_RE = re.compile(
-    r"\b(?:connect|disconnect|reconnect|invite|upgrade|downgrade|switch (?:to|plans?)|"
-    r"which (?:plan|role|account|integration|workspace))\b",
-    re.I,
-)
+_ADMINISTERS = cues("""
+    =connect|disconnect|reconnect|invite|upgrade|downgrade
+    =switch =to|plan|plans
+    =which =plan|role|account|integration|workspace
+""")
 # Not Spanish "o": in Portuguese it is the article ("Quer que eu rode o relatório?").
 _OR_RE = re.compile(r",?\s+(?:or|ou|oder)\s+", re.I)
 # What leads up to the first side of an either/or question: "Got it. Should I …", "… be".
@@ -54,10 +56,14 @@ _ASKING_LEAD_RE = re.compile(
     r"me|to|like|prefer|rather|be|have|ich|wir|que|je|eu))*\s+",
     re.I,
 )
-_SOMETHING_ELSE_RE = re.compile(
-    r"^(?:something else|none|nothing|cancel|other|neither|otra cosa|autre chose|etwas anderes)",
-    re.IGNORECASE,
-)
+# Leads of the words, as the option opens: "nothing" and "none of these", "other" and "others".
+_SOMETHING_ELSE = cues("""
+    ^ =something else*
+    ^ none*|nothing*|cancel*|other*|neither*
+    ^ =otra cosa*
+    ^ =autre chose*
+    ^ =etwas anderes*
+""")
 
 
 def _inline_items(text: str) -> list[tuple[str, str]]:
@@ -168,11 +174,11 @@ def _numbered(
     # verbless option is a change.
     changes = bool(question) and _by_verb(question, _LIST_ASKS) == ActionType.UPDATE_AGENT
     # "Which account would you like to connect? 1. Google Drive 2. Dropbox": administration.
-    administers = bool(question) and bool(_ADMINISTERS_RE.search(question))
+    administers = bool(question) and said(question, _ADMINISTERS)
     options = []
     for n, label in items:
         label = label.strip()
-        if _SOMETHING_ELSE_RE.match(label):
+        if said(label, _SOMETHING_ELSE):
             action = ActionType.UNKNOWN
         elif _PLATFORM_OBJECT_RE.search(label) and not _leading_agent(label, known):
             action = ActionType.MANAGE_PLATFORM
