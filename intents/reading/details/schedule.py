@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from intents.offline.schedule import find_schedule, find_time
 from intents.offline.text import normalize
+from intents.reading.cues import cues
 
 # Cities and zone words people say, to IANA names (a full "Europe/Berlin" is read as is).
 ZONES = {
@@ -46,9 +47,9 @@ ZONES = {
     "oslo": "Europe/Oslo", "barcelona": "Europe/Madrid", "porto": "Europe/Lisbon",
     "perth": "Australia/Perth", "brisbane": "Australia/Brisbane",
 }  # fmt: skip
-_ZONE_RE = re.compile(
-    r"\b(?:" + "|".join(sorted((re.escape(z) for z in ZONES), key=len, reverse=True)) + r")\b"
-)
+# The same cities and zone words as the words a reading holds them in ("new york": new, york).
+_ZONE_WORDS = {tuple(place.split()): zone for place, zone in ZONES.items()}
+_LONGEST_ZONE = max(len(place) for place in _ZONE_WORDS)
 # Abbreviations count only in capitals: "est" and "ist" are words in French and German.
 _ABBREVIATIONS = {
     "CET": "Europe/Berlin", "CEST": "Europe/Berlin", "BST": "Europe/London",
@@ -61,10 +62,22 @@ _ABBREVIATION_RE = re.compile(r"\b(" + "|".join(_ABBREVIATIONS) + r")\b")
 _IANA_RE = re.compile(r"\b([A-Z][a-z]+/[A-Z][A-Za-z_]+(?:/[A-Z][A-Za-z_]+)?)\b")
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
-_ONE_OFF_RE = re.compile(
-    r"\b(?:once|one-off|one off|just this time|for the board|board meeting|presentation|slides|"
-    r"deck|tomorrow|next week|by friday|before the|for the meeting|ad hoc|right now)\b",
-    re.IGNORECASE,
+# Words that say a job is done once: a one-off, for a meeting or a deck, by a near day. The
+# reading writes a word with its "'s" as one word ("tomorrows"), so a day or a meeting has
+# that form too.
+_ONE_OFF = cues(
+    """
+    =once|one-off|presentation|slides|deck|tomorrow|tomorrows
+    =one =off
+    =just =this =time
+    =for =the =board|boards|meeting|meetings
+    =board =meeting|meetings
+    =next =week|weeks
+    =by =friday|fridays
+    =before =the
+    =ad =hoc
+    =right =now
+    """
 )
 
 
@@ -141,15 +154,22 @@ def zone_in(text: str) -> str | None:
             return iana.group(1)
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             pass
-    match = _ZONE_RE.search(normalize(text))
-    if match:
-        return ZONES[match.group(0)]
+    from intents.reading.reading import read  # the reading reads its details through here
+
+    said = read(text).words
+    for at in range(len(said)):
+        for size in range(_LONGEST_ZONE, 0, -1):  # "new york" before "york"
+            zone = _ZONE_WORDS.get(said[at : at + size])
+            if zone:
+                return zone
     abbreviation = _ABBREVIATION_RE.search(text)
     return _ABBREVIATIONS[abbreviation.group(1)] if abbreviation else None
 
 
 def is_one_off(text: str) -> bool:
-    return bool(_ONE_OFF_RE.search(text))
+    from intents.reading.reading import read  # the reading reads its details through here
+
+    return read(text).matches(_ONE_OFF)
 
 
 _PART_OF_DAY = {"morning": "09:00", "afternoon": "14:00", "evening": "18:00", "night": "22:00"}
