@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from conversations.agents.selectors import agent_name
 from intents.offline.entities import extract_entities
 from intents.offline.schedule import find_days, find_time
 from intents.offline.text import normalize
+from intents.reading.cues import Cues, cues
 from intents.reading.details.names import _NAME_RE, name_as_written, without_name
 from intents.reading.details.places import _tool_of, destination_in, scope_in
 from intents.reading.details.schedule import _PART_OF_DAY, _merge_when, zone_in
@@ -33,10 +35,13 @@ _ACK_RE = re.compile(
     r"pardon|d[ée]sol[ée]e?|entschuldigung|desculpa)\b[\s,.!]*)+",
     re.IGNORECASE,
 )
-_QUESTION_RE = re.compile(
-    r"\?\s*$|^(?:quick question|question)\b|^(?:how|what|why|when|where|who|which|can|could|"
-    r"do|does|is|are)\b.*\?",
-    re.IGNORECASE,
+# A question: it ends with a question mark, opens by saying it is one, or opens with a
+# question word and asks with a question mark further on (the reading writes "what's" and
+# "can't" as one word: "whats", "cant").
+_SAYS_QUESTION = cues("^ =quick? =question")
+_QUESTION_WORD_FIRST = cues(
+    "^ =how|hows|what|whats|why|whys|when|whens|where|wheres|who|whos|which|can|cant|could|do"
+    "|does|is|are"
 )
 
 _TIME_TAKEN_BACK_RE = re.compile(
@@ -44,7 +49,13 @@ _TIME_TAKEN_BACK_RE = re.compile(
     r"(?:no wait|no|actually|sorry|i mean|nein|non|não)[,\s-]+(?=\d)",
     re.IGNORECASE,
 )
-_NEW_SOURCE = r"\b(?:from|source|instead|switch|rather|actually|moved|not|no longer)\b"
+# Words that say the source changes (a later tool does not replace the source without them).
+_NEW_SOURCE = cues(
+    """
+    =from|source|instead|switch|rather|actually|moved|not
+    =no =longer
+    """
+)
 
 
 def strip_acknowledgement(text: str) -> str:
@@ -57,7 +68,13 @@ def is_acknowledgement(text: str) -> bool:
 
 
 def is_question(text: str) -> bool:
-    return bool(_QUESTION_RE.search(text.strip()))
+    from intents.reading.reading import read  # the reading reads its details through here
+
+    stripped = text.strip()
+    if stripped.endswith("?"):
+        return True
+    said = read(stripped)
+    return said.matches(_SAYS_QUESTION) or ("?" in stripped and said.matches(_QUESTION_WORD_FIRST))
 
 
 def read_slots(
@@ -120,6 +137,8 @@ def _source_of(
     body: str, found: Mapping[str, str], have: Mapping[str, str], destination: str | None
 ) -> str:
     """The tool the answer names as the source, or "" when it names none or must not set it."""
+    from intents.reading.reading import read  # the reading reads its details through here
+
     # "I meant Linear, not Asana": the tool taken back is not the source.
     sources = [tool for tool in found.get("source", "").split(",") if tool]
     source = next((tool for tool in sources if not taken_back(tool, body)), "")
@@ -131,7 +150,7 @@ def _source_of(
     if (
         source
         and source != dest_tool
-        and (not have.get("source") or re.search(_NEW_SOURCE, body, re.IGNORECASE))
+        and (not have.get("source") or read(body).matches(_NEW_SOURCE))
     ):
         return source
     return ""
@@ -167,27 +186,54 @@ def _read_when(
 _LINEAR_RE = re.compile(r"(?<![.!?]\s)(?<!^)(?<=\s)Linear\b")
 
 
-def taken_back(tool: str, text: str) -> bool:
-    word = re.escape(tool.split("_")[0])
-    return bool(
-        re.search(
-            # Not a bare "no": "no asana" is Portuguese for "in Asana".
-            rf"\b(?:not|instead of|rather than|nicht|pas|n[ãa]o|moved off|moving off|"
-            rf"moved away from|switched (?:away )?from|migrated (?:away )?from|"
-            rf"no longer (?:use|on|in)|stopped using|dropped|ditched|weg von|dejamos)"
-            rf"\s+(?:from\s+|in\s+)?{word}",
-            text,
-            re.IGNORECASE,
-        )
-    )
-
-
-_INTERJECTION_RE = re.compile(
-    r"(?:\W*\b(?:ah|oh|uh|um|hmm|no|non|nope|nein|nee|n[aã]o|wait|attends|warte|espera|actually|"
-    r"en fait|eigentlich|rather|plut[oô]t|instead|I mean|je veux dire|mejor|melhor|sorry|pardon|"
-    r"oops)\b\W*)+",
-    re.IGNORECASE,
+# Words that take a tool back, before it (a word that starts with the tool's name): not a bare
+# "no", since "no asana" is Portuguese for "in Asana".
+_TAKES_BACK = (
+    "=not|nicht|pas|nao|dropped|ditched|dejamos",
+    "=instead =of",
+    "=rather =than",
+    "=moved|moving =off",
+    "=moved =away =from",
+    "=switched|migrated =away? =from",
+    "=no =longer =use|on|in",
+    "=stopped =using",
+    "=weg =von",
 )
+
+
+@lru_cache(maxsize=256)
+def _taking_back(word: str) -> Cues:
+    return cues("\n".join(f"{lead} =from|in? {word}*" for lead in _TAKES_BACK))
+
+
+def taken_back(tool: str, text: str) -> bool:
+    from intents.reading.reading import read  # the reading reads its details through here
+
+    return read(text).matches(_taking_back(tool.split("_")[0].lower()))
+
+
+# Words that only interject (a no, a wait, an "I mean"): a part made of them says nothing.
+_INTERJECTIONS = tuple(
+    tuple(phrase.split())
+    for phrase in (
+        "ah", "oh", "uh", "um", "hmm", "no", "non", "nope", "nein", "nee", "nao", "wait",
+        "attends", "warte", "espera", "actually", "en fait", "eigentlich", "rather", "plutot",
+        "instead", "i mean", "je veux dire", "mejor", "melhor", "sorry", "pardon", "oops",
+    )
+)  # fmt: skip
+
+
+def _only_interjections(part: str) -> bool:
+    """Whether ``part`` is nothing but interjections, one after another."""
+    from intents.reading.reading import read  # the reading reads its details through here
+
+    said, at = read(part).words, 0
+    while at < len(said):
+        step = next((len(w) for w in _INTERJECTIONS if said[at : at + len(w)] == w), 0)
+        if not step:
+            return False
+        at += step
+    return at > 0
 
 
 def _free_text(
@@ -209,7 +255,7 @@ def _free_text(
         and not zone_in(p)  # "9:15, Asia/Kolkata": a time zone, not what it watches
         and not find_days(normalize(p))  # "nicht freitag sondern donnerstag": a day
         and not find_time(normalize(p))  # "plutôt 7h45": a time put right
-        and not _INTERJECTION_RE.fullmatch(p)  # "ah non", "oh wait, no"
+        and not _only_interjections(p)  # "ah non", "oh wait, no"
     ]
     if open_fields and not slots.get(open_fields[0]) and plain:
         slots[open_fields[0]] = plain.pop(0)[:160]
