@@ -6,7 +6,8 @@ import re
 
 from intents.offline.entities import extract_entities
 from intents.offline.lexicon import words
-from intents.offline.text import normalize
+from intents.offline.text import TOKEN_RE, normalize
+from intents.reading.cues import cues
 from intents.reading.details.places import _CHANNEL_RE, _EMAIL_RE
 
 # A phrase runs to the end of its sentence; a dot inside a word ("@bigclient.com") is no end.
@@ -165,23 +166,28 @@ _LEAD_RE = re.compile(r"^(?:(?:dans|in|from|en|aus|em|no|na|de) \S+ (?=(?:les|th
                       r"os|as|le|la|des)\b)|(?:for|the|all|any|our|my|me|us|un|una|une|le|la|"
                       r"les|los|las|der|die|das|den|eine|einen|ein|os|as|gli|il|lo)\b\s*)",
                       re.IGNORECASE)  # fmt: skip
-_SUMMARY_WORDS = re.compile(
-    r"\b(?:summar\w*|digest|r[eé]cap|roundup|round-up|resumen|resum\w*|résumé|zusammenfass\w*|"
-    r"synthese|synthèse)\b",
-    re.IGNORECASE,
+# The kind of output a request asks for, by its words (a word that starts with "summar" is
+# a summary). The reading splits "round-up" and "heads-up" into two words, which "round up"
+# and "heads up" are as well: those two are read from the words as written.
+_SUMMARY_WORDS = cues(
+    """
+    summar*|resum*|zusammenfass*
+    =digest|recap|roundup|synthese
+    """
 )
-_REPORT_WORDS = re.compile(
-    r"\b(?:report\w*|informe|rapport|bericht|relat[oó]rio|dashboard)\b", re.IGNORECASE
+_REPORT_WORDS = cues(
+    """
+    report*
+    =informe|rapport|bericht|relatorio|dashboard
+    """
 )
-_ALERT_WORDS = re.compile(
-    r"\b(?:alert\w*|notif\w*|ping\w*|warn\w*|heads-up|avis\w*|alerte\w*|benachrichtig\w*|"
-    r"warne\w*|nudge\w*|remind\w*)\b",
-    re.IGNORECASE,
+_ALERT_WORDS = cues(
+    """
+    alert*|notif*|ping*|warn*|avis*|benachrichtig*|nudge*|remind*
+    """
 )
-_SEND_WORDS = re.compile(
-    r"\b(?:send\w*|post\w*|email\w*|e-mail\w*|mail\w*|message\w*|share\w*|drop\w*|envi\w*|"
-    r"mand\w*|publi\w*|schick\w*|poste\w*)\b",
-    re.IGNORECASE,
+_SEND_WORDS = cues(
+    "send*|post*|email*|e-mail*|mail*|message*|share*|drop*|envi*|mand*|publi*|schick*"
 )
 
 
@@ -236,7 +242,9 @@ def what_it_watches(text: str) -> str | None:
                 # "montags die offenen issues": what follows its article, not the day before.
                 what = re.split(r"\b(?:die|der|das|den|dem)\s+", what, flags=re.IGNORECASE)[-1]
                 # "um 8 Uhr neue Bewerbungen": not the hour before it either.
-                what = re.sub(r"^(?:uhr|morgens|abends|täglich|taeglich)\s+", "", what, flags=re.I)
+                first = what.split(maxsplit=1)
+                if len(first) == 2 and not what[:1].isspace() and first[0].lower() in _HOUR_WORDS:
+                    what = first[1]
             # "récupère chaque mardi à 9h (heure de Paris) les rendez-vous …": the schedule
             # said first is no part of what it looks for.
             phrase = _clean(_SCHEDULE_FIRST_RE.sub("", what, count=1))
@@ -250,6 +258,10 @@ def what_it_watches(text: str) -> str | None:
             # "revise Zendesk cada día, busque tickets …": the next verb may say what.
             match = pattern.search(text, match.start() + 1)
     return only_tool
+
+
+# Words of a German schedule that may come first in what is watched (the hour's "Uhr").
+_HOUR_WORDS = frozenset(("uhr", "morgens", "abends", "täglich", "taeglich"))
 
 
 def _only_a_tool(phrase: str) -> bool:
@@ -277,14 +289,17 @@ _WHERE_WORDS = words(
 
 def what_it_does(text: str) -> str | None:
     """The kind of output a request asks for: a summary, a report, an alert, a message."""
+    from intents.reading.reading import read  # the reading reads its details through here
+
     text = _CHANNEL_RE.sub(" ", _EMAIL_RE.sub(" ", text))  # "#ops-alerts" names a channel
-    if _SUMMARY_WORDS.search(text):
+    said, written = read(text), TOKEN_RE.findall(normalize(text))
+    if said.matches(_SUMMARY_WORDS) or "round-up" in written:
         return "Send a summary"
-    if _REPORT_WORDS.search(text):
+    if said.matches(_REPORT_WORDS):
         return "Build a report"
-    if _ALERT_WORDS.search(text):
+    if said.matches(_ALERT_WORDS) or "heads-up" in written:
         return "Send an alert"
-    if _SEND_WORDS.search(text):
+    if said.matches(_SEND_WORDS):
         return "Send the results"
     return None
 
