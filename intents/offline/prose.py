@@ -24,7 +24,7 @@ from intents.offline.prose_common import (
     _HELD_SETUP,
     _LIST_ASKS,
     _OFFER,
-    _PLATFORM_OBJECT_RE,
+    _PLATFORM_OBJECT,
     _RAN,
     _SAY_THE_WORD,
     _SET_IT_UP,
@@ -217,7 +217,7 @@ def _proposed_action(turn: _Turn, yes_no: bool) -> ActionType | None:
         if proposed and not _says(proposed.group(1), _ASPECT)
         else None
     )
-    if proposed and not turn.named and _PLATFORM_OBJECT_RE.search(proposed.group(1)):
+    if proposed and not turn.named and _says(proposed.group(1), _PLATFORM_OBJECT):
         # "Want me to turn on Google SSO …?", "Should I start the connection …?"
         proposed_action = ActionType.MANAGE_PLATFORM
     return proposed_action

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from intents.offline.lexicon import words
-from intents.reading.cues import Cues, cues
+from intents.reading.cues import ANY_WORD, Cues, cues
 from intents.types import ActionType
 
 # What the offline model makes of a sentence on its own: its action and probability.
@@ -34,57 +34,107 @@ _COMPOUND_RE = re.compile(
 _INVERSION_RE = re.compile(
     r"(?:-t)?-(?:je|tu|il|elle|on|nous|vous|ils|elles|ce|moi|toi|le|la|les)$"
 )
-# What a proposal does to the workspace rather than to an agent.
-_PLATFORM_OBJECT_RE = re.compile(
-    r"^(?:\w+ ){0,3}(?:the |a |your |google |saml )?(?:sso|single sign-on|2fa|two-factor|"
-    r"connection|integration|oauth|plan|billing|invoices?|api keys?|seats?|roles?|"
-    r"permissions?|workspace|member|invite|payment (?:method|details)|subscription)\b",
-    re.IGNORECASE,
+
+
+@dataclass(frozen=True)
+class Unaccented:
+    """A word the text must hold as typed, without accents: the reading strips accents, and
+    "resume" is not French "résumé" (a summary). ``first``: the text opens with it."""
+
+    word: str
+    first: bool = False
+
+    def said_in(self, text: str) -> bool:
+        typed = [w.strip(_EDGES) for w in text.lower().split()]
+        typed = [w for w in typed if w]
+        return (typed[:1] == [self.word]) if self.first else self.word in typed
+
+
+_EDGES = ".,;:!?()[]\"'*`\u201c\u201d\u00bf\u00a1"
+_ARTICLE = "=the|a|your|google|saml"
+_NEW = "=new|separate|another|second"
+_THING = "=agent|monitor|automation|bot"
+# What a proposal does to the workspace rather than to an agent, named in its first words.
+_PLATFORM_OBJECT = cues(
+    f"""
+    ^ …3 {_ARTICLE}? =sso|connection|integration|oauth|plan|billing|invoice|invoices
+    ^ …3 {_ARTICLE}? =seat|seats|role|roles|permission|permissions|workspace|member|invite
+    ^ …3 {_ARTICLE}? =subscription|2fa
+    ^ …3 {_ARTICLE}? =two =factor
+    ^ …3 {_ARTICLE}? =single =sign =on
+    ^ …3 {_ARTICLE}? =api =key|keys
+    ^ …3 {_ARTICLE}? =payment =method|details
+    """
 )
 # What a listed option or a list's question asks for, by its leading verb; the model judges
 # the rest. Checked in order: "add X to the workspace" is administration, "add X to an agent"
-# a change.
+# a change. Verbs are read as typed: a synonym or a slip of one is another verb.
 _VERB_RULES = (
-    (ActionType.MANAGE_PLATFORM, re.compile(
-        r"^(?:invite|connect|disconnect|reconnect|re-?authori[sz]e|revoke|rotate|buy|purchase|"
-        r"add \S+ to the (?:workspace|team)|"
-        r"remove \S+ from the (?:workspace|team)|upgrade|downgrade|open (?:billing|settings))\b",
-        re.I)),
-    (ActionType.CREATE_SKILL, re.compile(
-        r"^(?:create|build|make|teach|write)\b.{0,40}\bskill\b", re.I)),
-    (ActionType.CREATE_AGENT, re.compile(
-        r"^(?:create|set up|build|make|add|start) (?:a |an )?(?:new|separate|another|second)?"
-        r"\s*(?:agent|monitor|automation|bot)\b|"
-        r"^(?:a |an )?(?:new|separate|another|second|different) (?:agent|monitor|automation|bot)\b",
-        re.I)),
-    (ActionType.QUERY_INFO, re.compile(
-        r"^(?:show|list|explain|tell|see|view|display|check (?:when|what|how|the status)|"
-        r"look at|describe|what|how|give me (?:the )?details|details? (?:on|about|of)|"
-        r"more about|info(?:rmation)? (?:on|about))\b", re.I)),
-    (ActionType.EXECUTE_TASK, re.compile(
-        r"^(?:run|re-?run|re-?try|try (?:it )?again|generate|start|trigger|kick off|produce|"
-        r"pull|send (?:the|a|this) (?:report|summary|digest) now)\b", re.I)),
-    (ActionType.UPDATE_AGENT, re.compile(
-        r"^(?:change|edit|update|modify|pause|resume|turn (?:back )?(?:on|off)|rename|delete|"
-        r"remove|move|switch|add|attach|disable|enable|stop)\b", re.I)),
+    (ActionType.MANAGE_PLATFORM, cues(f"""
+    ^ =invite|connect|disconnect|reconnect|reauthorize|reauthorise|revoke|rotate|buy|purchase
+    ^ =re =authorize|authorise
+    ^ =upgrade|downgrade
+    ^ =add {ANY_WORD} =to =the =workspace|team
+    ^ =remove {ANY_WORD} =from =the =workspace|team
+    ^ =open =billing|settings
+    """)),
+    (ActionType.CREATE_SKILL, cues("^ =create|build|make|teach|write …6 =skill")),
+    (ActionType.CREATE_AGENT, cues(f"""
+    ^ =create|build|make|add|start =a|an? {_NEW}? {_THING}
+    ^ =set =up =a|an? {_NEW}? {_THING}
+    ^ =a|an? {_NEW}|different {_THING}
+    """)),
+    (ActionType.QUERY_INFO, cues("""
+    ^ =show|list|explain|tell|see|view|display|describe|what|whats|how|hows
+    ^ =check =when|what|how|whats|hows
+    ^ =check =the =status
+    ^ =look =at
+    ^ =give =me =the? =details
+    ^ =details|detail =on|about|of
+    ^ =more =about
+    ^ =info|information =on|about
+    """)),
+    (ActionType.EXECUTE_TASK, cues("""
+    ^ =run|rerun|retry|generate|start|trigger|produce|pull
+    ^ =re =run|try
+    ^ =try =it? =again
+    ^ =kick =off
+    ^ =send =the|a|this =report|summary|digest =now
+    """)),
+    (ActionType.UPDATE_AGENT, cues("""
+    ^ =change|edit|update|modify|pause|rename|delete|remove|move|switch|add|attach
+    ^ =disable|enable|stop
+    ^ =turn =back? =on|off
+    """)),
+    (ActionType.UPDATE_AGENT, Unaccented("resume", first=True)),
 )  # fmt: skip
 # German options end on their verb: "Zeitplan oder Empfänger ändern", "Jetzt ausführen".
 _LAST_VERB_RULES = (
-    (ActionType.EXECUTE_TASK, re.compile(r"^.*\b(?:ausf[üu]hren|starten|laufen lassen)$", re.I)),
-    (ActionType.QUERY_INFO, re.compile(r"^.*\b(?:anzeigen|zeigen|ansehen|erkl[äa]ren)$", re.I)),
-    (ActionType.UPDATE_AGENT, re.compile(
-        r"^.*\b(?:[äa]ndern|aendern|bearbeiten|anpassen|pausieren|fortsetzen|l[öo]schen|"
-        r"umbenennen|verschieben)$", re.I)),
+    (ActionType.EXECUTE_TASK, cues("=ausfuhren|starten $\n=laufen =lassen $")),
+    (ActionType.QUERY_INFO, cues("=anzeigen|zeigen|ansehen|erklaren $")),
+    (ActionType.UPDATE_AGENT, cues(
+        "=andern|aendern|bearbeiten|anpassen|pausieren|fortsetzen|loschen|umbenennen $\n"
+        "=verschieben $")),
 )  # fmt: skip
 _LIST_ASKS = (
-    (ActionType.UPDATE_AGENT, re.compile(
-        r"\b(?:edit|change|update|modify|turn (?:back )?(?:on|off)|pause|resume|rename|delete|"
-        r"remove|reschedule|adjust|tweak|start using|use (?:it|this|that))\b", re.I)),
-    (ActionType.QUERY_INFO, re.compile(
-        r"\b(?:details?|more about|know more|see|look at|tell you|info|information|explain|"
-        r"history|status)\b", re.I)),
-    (ActionType.EXECUTE_TASK, re.compile(
-        r"\b(?:run|start|trigger|kick off|execute|retry|re-?run)\b", re.I)),
+    (ActionType.UPDATE_AGENT, cues("""
+    =edit|change|update|modify|pause|rename|delete|remove|reschedule|adjust|tweak
+    =turn =back? =on|off
+    =start =using
+    =use =it|this|that
+    """)),
+    (ActionType.UPDATE_AGENT, Unaccented("resume")),
+    (ActionType.QUERY_INFO, cues("""
+    =details|detail|see|info|information|explain|history|status
+    =more =about
+    =know =more
+    =look =at
+    =tell =you
+    """)),
+    (ActionType.EXECUTE_TASK, cues("""
+    =run|start|trigger|execute|retry|rerun
+    =kick =off
+    """)),
 )  # fmt: skip
 
 
@@ -147,18 +197,19 @@ def names_an_action(label: str) -> bool:
     return _by_verb(label, _VERB_RULES) is not None
 
 
-def said(text: str, cue_set: Cues) -> bool:
+def said(text: str, cue_set: Cues | Unaccented) -> bool:
     """Whether the text says what the cue set says (the text's reading, made once)."""
+    if isinstance(cue_set, Unaccented):
+        return cue_set.said_in(text)
     # The reading imports the offline modules: it is imported here, not at the top.
     from intents.reading.reading import read
 
     return read(text).matches(cue_set)
 
 
-def _by_verb(text: str, rules: Sequence[tuple[ActionType, re.Pattern[str]]]) -> ActionType | None:
-    """The action of the first rule whose pattern the (stripped) text matches, if any."""
-    text = text.strip()
-    return next((action for action, rule in rules if rule.search(text)), None)
+def _by_verb(text: str, rules: Sequence[tuple[ActionType, Cues | Unaccented]]) -> ActionType | None:
+    """The action of the first rule whose cues the text says, if any."""
+    return next((action for action, rule in rules if said(text, rule)), None)
 
 
 # What the previous assistant turn's prose says, as cues (``intents.offline.prose`` reads them).

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from intents.offline.prose_common import (
     _LAST_VERB_RULES,
     _LIST_ASKS,
-    _PLATFORM_OBJECT_RE,
+    _PLATFORM_OBJECT,
     _VERB_RULES,
     Judge,
     Prose,
@@ -95,7 +95,10 @@ _BOTH = frozenset({"both", "all", "ambos", "ambas", "les deux", "beide", "todos"
 # How sure the model must be that a verbless side of an either/or is an action of its own.
 _SURE = 0.5
 # A side that names a thing of its own ("or a separate agent that …") is judged on its own.
-_THING_RE = re.compile(r"\b(?:agent|skill|bot|monitor|automation|workspace|account)s?\b", re.I)
+_THING = cues(
+    "=agent|agents|skill|skills|bot|bots|monitor|monitors|automation|automations|workspace\n"
+    "=workspaces|account|accounts"
+)
 
 
 def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], ...]:
@@ -112,7 +115,7 @@ def _alternatives(question: str, judge: Judge) -> tuple[tuple[ActionType, str], 
         action = _by_verb(side, _VERB_RULES)
         if action is None:
             action, confidence = judge(side)
-            names_a_thing = _THING_RE.search(side)
+            names_a_thing = said(side, _THING)
             if out and (action == ActionType.UNKNOWN or (confidence < _SURE and not names_a_thing)):
                 # "posted in Slack, or just shown here?": the second side shares the verb.
                 action = out[0][0]
@@ -180,7 +183,7 @@ def _numbered(
         label = label.strip()
         if said(label, _SOMETHING_ELSE):
             action = ActionType.UNKNOWN
-        elif _PLATFORM_OBJECT_RE.search(label) and not _leading_agent(label, known):
+        elif said(label, _PLATFORM_OBJECT) and not _leading_agent(label, known):
             action = ActionType.MANAGE_PLATFORM
         else:
             action = (
