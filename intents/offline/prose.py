@@ -16,11 +16,13 @@ from dataclasses import dataclass
 
 from intents.offline.prose_common import (
     _ACCESS_LOST,
+    _ASKS_FOR_AGENT,
     _ASPECT,
     _CHANGED,
     _CREATE_OR_READY,
     _CREATED,
     _FROM_NOW_ON,
+    _GO_ON,
     _HELD_SETUP,
     _LIST_ASKS,
     _OFFER,
@@ -29,6 +31,8 @@ from intents.offline.prose_common import (
     _SAY_THE_WORD,
     _SET_IT_UP,
     _SETTING_UP,
+    _SETTINGS,
+    _SETUP,
     _SETUP_SETTING,
     _SKILL,
     _VERB_RULES,
@@ -43,6 +47,7 @@ from intents.offline.prose_common import (
 )
 from intents.offline.prose_common import said as _says
 from intents.offline.prose_lists import _OR_RE, _alternatives, _listed_items, _numbered
+from intents.reading.cues import ANY_WORD, cues
 from intents.types import ActionType, HistoryTurn
 
 __all__ = ["Judge", "Prose", "names_an_action", "read_prose"]
@@ -72,52 +77,60 @@ _WH_RE = re.compile(
     r"ou|quand|comment|welche[rsmn]?|was|wo|wann|wie)\b",
     re.I,
 )
-# What the workspace has, as the assistant talks about it.
-_SETTINGS_RE = re.compile(
-    r"\b(?:workspace|(?:starter|pro|team|business|enterprise|free) plan|your plan|billing|"
-    r"invoices?|integration|scope|api keys?|notifications?|members?|seats?|sso|2fa|"
-    r"two-factor|payment method)\b",
-    re.IGNORECASE,
-)
 # What a setup question asks for, by its cue words.
 _ASKS = (
-    ("source", re.compile(r"come from|live[sd]?\b|read from|which (?:tool|source|app|system)|"
-                          r"what source|data (?:is|are) (?:in|kept)|keep (?:those|the|it)", re.I)),
-    ("schedule", re.compile(r"how often|when should|what time|time ?zone|which day|schedule|"
-                            r"frequency|cada cuanto|a quelle heure|wie oft", re.I)),
-    ("destination", re.compile(r"channel|where should (?:i|it|the \w+) (?:send|post|go)|"
-                               r"where should .{0,30}go|send (?:it|them|the \w+) to|"
-                               r"who should (?:get|receive)|email address|recipient", re.I)),
-    ("trigger", re.compile(r"watch (?:for|out)|what (?:counts|should count|"
-                           r"should it (?:watch|look|track|check))|what (?:specific )?data|"
-                           r"include|track|threshold|"
-                           r"which (?:project|board|database|sheet|repo|repository|folder|table|"
-                           r"inbox|mailbox|calendar|list|pipeline)s?|should it (?:watch|monitor)",
-                           re.I)),
-    ("action", re.compile(r"what should (?:happen|it do)|alert,|summary or|report or", re.I)),
-    ("name", re.compile(r"\bname\b|\bcall (?:it|this)\b|\bcalled\b", re.I)),
-    ("inputs", re.compile(r"inputs?\b|take as|example input", re.I)),
-    ("outputs", re.compile(r"outputs?\b|return|give back|produce", re.I)),
+    ("source", cues("""
+    =come|read =from
+    =live|lives|lived
+    =which =tool|source|app|system
+    =what =source
+    =data =is|are =in|kept
+    =keep =those|the|it
+    """)),
+    ("schedule", cues("""
+    =how =often
+    =when =should
+    =what =time
+    =time zone*
+    timezone*|schedule*
+    =which day*
+    =frequency
+    =cada =cuanto
+    =a =quelle =heure
+    =wie =oft
+    """)),
+    ("destination", cues(f"""
+    channel*|recipient*
+    =where =should =i|it =send|post|go
+    =where =should =the {ANY_WORD} =send|post|go
+    =where =should …5 =go
+    =send =it|them =to
+    =send =the {ANY_WORD} =to
+    =who =should =get|receive
+    =email address*
+    """)),
+    ("trigger", cues("""
+    =watch =for|out
+    =what =counts
+    =what =should =count
+    =what =should =it =watch|look|track|check
+    =what =specific? data*
+    include*|track*|threshold*
+    =which project*|board*|database*|sheet*|repo*|folder*|table*|inbox*|mailbox*
+    =which calendar*|list*|pipeline*
+    =should =it watch*|monitor*
+    """)),
+    ("action", cues("""
+    =what =should happen*
+    =what =should =it do*
+    =summary|report =or
+    """)),
+    ("name", cues("=name|called\n=call =it|this")),
+    ("inputs", cues("=input|inputs\n=take =as")),
+    ("outputs", cues("=output|outputs\nreturn*|produce*\n=give =back")),
 )  # fmt: skip
-_SETUP_RE = re.compile(
-    r"\b(?:set (?:that|it|this|one) up|set up|let'?s (?:create|build|set)|create one|"
-    r"build (?:a|the|your)|new agent|the agent\b|recap|so far|almost done|last thing|"
-    r"i'?ll help you|"
-    r"happy to set|sounds useful|got it|noted)\b",
-    re.IGNORECASE,
-)
-_ASKS_FOR_AGENT_RE = re.compile(
-    r"\b(?:make|create|build|set up|setup|spin up|need|want|add)\b.{0,30}"
-    r"\b(?:agent|bot|monitor|automation|watcher|alert)s?\b",
-    re.IGNORECASE,
-)
 
 
-_GO_ON_RE = re.compile(
-    r"\b(?:continue|finish|resume|pick (?:it|that|this) (?:back )?up|"
-    r"carry on|keep going|go on)\b",
-    re.I,
-)
 _DESCRIBES_RE = re.compile(r"\b(?:runs|checks|reads|posts|sends|watches|is (?:currently|active|"
                            r"paused))\b|\n- \w+:", re.I)  # fmt: skip
 
@@ -142,14 +155,14 @@ def _flow(
         skill = setting_up == "skill"
         return ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
     for said in users[:3]:
-        if setup_question and _ASKS_FOR_AGENT_RE.search(said):
+        if setup_question and _says(said, _ASKS_FOR_AGENT):
             return ActionType.CREATE_AGENT
         action, confidence = judge(said)
         if action in (ActionType.CREATE_AGENT, ActionType.CREATE_SKILL) and confidence >= 0.5:
             return ActionType.CREATE_SKILL if _says(said, _SKILL) else action
         if confidence >= 0.75 and action != ActionType.UNKNOWN:
             return None  # the user was doing something else
-    if setup_question and (_SETUP_RE.search(text) or not named):
+    if setup_question and (_says(text, _SETUP) or not named):
         return ActionType.CREATE_AGENT
     return None
 
@@ -339,7 +352,7 @@ def _setting_or_held_setup(
         wizard = ActionType.CREATE_SKILL if skill else ActionType.CREATE_AGENT
         # "continue with it, or start something else?": going on is the setup's action.
         alternatives = tuple(
-            (wizard if _GO_ON_RE.search(side) else action, side) for action, side in alternatives
+            (wizard if _says(side, _GO_ON) else action, side) for action, side in alternatives
         )
     return wizard, alternatives
 
@@ -414,7 +427,10 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
         asked = _by_verb(question, _LIST_ASKS) or ActionType.QUERY_INFO
         return Prose(listed_agents=tuple(in_question), prev_intent=asked, last_agent=last_agent)
 
-    asking = tuple(key for key, cue in _ASKS if cue.search(question)) if question else ()
+    asking = tuple(key for key, cue in _ASKS if _says(question, cue)) if question else ()
+    if "alert," in question.lower() and "action" not in asking:
+        # An alert, a summary or a report to choose from: the comma is the cue (a plain check).
+        asking = tuple(key for key, _ in _ASKS if key in asking or key == "action")
     offer, offer_text = _offer(turn, asking)
     alternatives = _either_or(turn, asking, offer)
     wizard = _wizard(turn, asking, offer, alternatives)
@@ -424,9 +440,7 @@ def read_prose(history: Sequence[HistoryTurn], known: Sequence[str], judge: Judg
     return Prose(
         answering=answering,
         needs_access=_says(text, _ACCESS_LOST),
-        about_platform=(
-            not named and offer is None and wizard is None and bool(_SETTINGS_RE.search(text))
-        ),
+        about_platform=(not named and offer is None and wizard is None and _says(text, _SETTINGS)),
         offer=offer,
         offer_text=offer_text,
         wizard=wizard,

@@ -375,3 +375,41 @@ def _creates_it(question: str) -> bool:
             return True
         at = span[0] + 1
     return False
+
+
+# What the workspace has, as the assistant talks about it.
+_SETTINGS = cues("""
+    =workspace|billing|invoice|invoices|integration|scope|notification|notifications
+    =member|members|seat|seats|sso|2fa
+    =starter|pro|team|business|enterprise|free|your =plan
+    =api =key|keys
+    =two =factor
+    =payment =method
+""")
+_SETUP = cues("""
+    =set =that|it|this|one? =up
+    =lets =create|build|set
+    =create =one
+    =build =a|the|your
+    =new|the =agent
+    =recap|noted
+    =so =far
+    =almost =done
+    =last =thing
+    =ill =help =you
+    =happy =to =set
+    =sounds =useful
+    =got =it
+""")
+_AGENTISH = "=agent|agents|bot|bots|monitor|monitors|automation|automations|watcher|watchers"
+_ASKS_FOR_AGENT = cues(f"""
+    =make|create|build|setup|need|want|add …6 {_AGENTISH}|alert|alerts
+    =set|spin =up …6 {_AGENTISH}|alert|alerts
+""")
+_GO_ON = cues("""
+    =continue|finish|resume
+    =pick =it|that|this =back? =up
+    =carry =on
+    =keep =going
+    =go =on
+""")
