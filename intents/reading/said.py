@@ -34,8 +34,7 @@ _PROBLEM_WORDS, _PROBLEM_LENGTH = 4, 140
 # Rule "the user's manner is not the agent's task": how someone does a chore today ("by
 # hand", "manually") is why they hand it on, not part of what the agent does, which never
 # works by hand. Seen in the dev scenario sets dev, dev2, dev4, dev5, dev6 and dev7 and in
-# most dev intent sets; for example "I copy our Stripe payouts into a spreadsheet by hand",
-# "pulling project updates out of Notion by hand", "I manually export the HubSpot deals".
+# most dev intent sets, in the shape "<I do the chore> by hand" or "I manually <do it>".
 BY_HAND = (
     "by hand", "manually", "per hand", "a mano", "à la main", "a la main", "von hand",
     "händisch", "handisch", "manualmente", "manuellement", "à mão", "a mão", "a mao",
@@ -52,11 +51,10 @@ _SPELLINGS = sorted(
     key=lambda pair: -len(pair[0]),
 )
 
-# Rule "a place named by its kind is still to be named": "copy the payouts into a
-# spreadsheet" says results go to a spreadsheet, not to which one, so the setup asks which.
-# Seen in the dev scenario sets dev4, dev5 and dev7 and in most dev intent sets; for example
-# "I copy our Stripe payouts into a spreadsheet", "copying our Trello cards into a Google
-# Sheet", "paste the numbers into a doc".
+# Rule "a place named by its kind is still to be named": copying things "into a spreadsheet"
+# says results go to a spreadsheet, not to which one, so the setup asks which. Seen in the dev
+# scenario sets dev4, dev5 and dev7 and in most dev intent sets, in the shape "<into|in|to>
+# <a|an|una|une|ein> <spreadsheet|sheet|doc|tracker>".
 _INTO = frozenset({"into", "in", "to", "onto", "en", "dans", "auf", "para", "em"})
 _SOME = frozenset({"a", "an", "some", "one", "una", "un", "une", "ein", "eine", "einen", "uma"})
 PLACE_KINDS = (
@@ -110,8 +108,8 @@ class Said:
         What the LLM tier read in the open fields (``told_details``, each read again the
         offline way) comes first; the offline reader's details complete it."""
         if self.shows(Act.RESTRICTS):
-            # "only the ones waiting on us": which things count, not the answer to the
-            # question being asked.
+            # A narrowing reply ("only the …") says which things count; it is not the
+            # answer to the question being asked.
             asking = ()
         found = details.read_slots(
             self.source, have=have, asking=asking, zone=zone, opening=opening
@@ -146,7 +144,7 @@ class Said:
         return clause
 
     def takes_back(self, tool: str) -> bool:
-        """Whether the message takes ``tool`` back ("we moved off Trello", "not Asana")."""
+        """Whether the message takes ``tool`` back ("moved off <tool>", "not <tool>")."""
         return details.taken_back(tool, self.source)
 
     @cached_property
