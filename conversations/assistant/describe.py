@@ -173,7 +173,7 @@ def describe(gathered: Mapping[str, str]) -> str:
     destination = gathered.get("destination")
     place = gathered.get("place", "")
     if destination and place and place in text:
-        # "copies the payouts into a spreadsheet", and then which one: into that one.
+        # The place named by its kind in the task, then which one: into that one.
         text = text.replace(place, destination, 1)
     elif destination:
         values = {"what": text, "destination": destination}

@@ -80,7 +80,7 @@ def _missing(gathered: Mapping[str, str]) -> list[str]:
     if not (gathered.get("action") or gathered.get("destination") or gathered.get("task")):
         missing.append("action")
     if gathered.get("place") and not gathered.get("destination"):
-        # "into a spreadsheet": where the results go, but not which one.
+        # A place named only by its kind: where the results go, but not which one.
         missing.append("destination")
     schedule = schedule_of(gathered)
     if schedule is None:
@@ -285,7 +285,7 @@ def amend_created(turn: Turn, state: AssistantState, said: Reading) -> Outcome |
         changes["schedule"] = Schedule(frequency, zone or "UTC").words()
     narrowed = dict(created.gathered)
     if said.shows(Act.RESTRICTS) and found.get("details"):
-        # "wait, only the tickets from enterprise customers": which of them it works on.
+        # A narrowing reply ("only the …"): which of them it works on.
         before = created.gathered.get("details", "")
         narrowed["details"] = "; ".join(filter(None, [before, found["details"]]))
         changes["details"] = planned_config(narrowed)["details"]

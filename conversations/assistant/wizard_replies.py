@@ -45,7 +45,7 @@ QUESTIONS = {
 }
 # "daily" or "hourly" has its days; only the time is open.
 QUESTION_TIME = gettext_lazy("At what time should it run?")
-# "into a spreadsheet": the kind of place is known, not which one.
+# A place named only by its kind: the kind is known, not which one.
 QUESTION_PLACE = gettext_lazy("Which %(kind)s should it put them in? Its name or a link will do.")
 TIMES_IN = gettext_lazy("(Times are in %(zone)s unless you name a time zone.)")
 A_FEW_QUESTIONS = gettext_lazy("A few questions:\n%(questions)s")

@@ -51,8 +51,8 @@ _SPELLINGS = sorted(
     key=lambda pair: -len(pair[0]),
 )
 
-# Rule "a place named by its kind is still to be named": copying things "into a spreadsheet"
-# says results go to a spreadsheet, not to which one, so the setup asks which. Seen in the dev
+# Rule "a place named by its kind is still to be named": copying things into a kind of place
+# says where results go, not to which one, so the setup asks which. Seen in the dev
 # scenario sets dev4, dev5 and dev7 and in most dev intent sets, in the shape "<into|in|to>
 # <a|an|una|une|ein> <spreadsheet|sheet|doc|tracker>".
 _INTO = frozenset({"into", "in", "to", "onto", "en", "dans", "auf", "para", "em"})
