@@ -249,7 +249,11 @@ ANY_WORD = "|".join(f"{c}*" for c in "abcdefghijklmnopqrstuvwxyz0123456789")
 
 def cues(lines: str) -> Cues:
     """A cue set, one cue a line (``intents/reading/cues.py`` says how a cue is written)."""
-    said = tuple(cue(line) for line in lines.strip().splitlines() if line.strip())
+    return cue_set(tuple(cue(line) for line in lines.strip().splitlines() if line.strip()))
+
+
+def cue_set(said: tuple[Cue, ...]) -> Cues:
+    """The cue set of these cues, with what a message must hold for each to match."""
     needs = tuple(
         tuple(
             _keys(s) for s in c.slots if isinstance(s, Slot) and not s.optional and not s.prefixes

@@ -79,21 +79,17 @@ class Reading(Said):
     @cached_property
     def acts(self) -> frozenset[Act]:
         shown: set[Act] = set()
-        at, vocabulary = self.positions, self.vocabulary
+        at, seen = self.positions, self.seen
         for item in TABLE:
-            if any(find(c, at, vocabulary) for c in item.cues) and not any(
-                find(c, at, vocabulary) for c in item.unless
-            ):
+            if item.said.span(seen, at) is not None and item.unless_said.span(seen, at) is None:
                 shown.add(Act(item.act))
         return frozenset(shown) | self.told
 
     @cached_property
     def topics(self) -> tuple[Topic, ...]:
         """What the message is about (the workspace's topics), in the table's order."""
-        at, vocabulary = self.positions, self.vocabulary
-        return tuple(
-            Topic(item.act) for item in TOPICS if any(find(c, at, vocabulary) for c in item.cues)
-        )
+        at, seen = self.positions, self.seen
+        return tuple(Topic(item.act) for item in TOPICS if item.said.span(seen, at) is not None)
 
     @cached_property
     def seen(self) -> frozenset[str]:
@@ -101,7 +97,8 @@ class Reading(Said):
         ``@CONCEPT``), to rule a cue set out before matching it."""
         canon = {u.canon for u in self.parsed.units}
         concepts = (f"@{c}" for c in self.parsed.concepts)
-        return frozenset(self.parsed.tokens).union(canon, concepts)
+        marks = (p.word for p in self.positions)  # a label's ":" is a word of its own
+        return frozenset(self.parsed.tokens).union(canon, concepts, marks)
 
     def span_of(self, said: Cues, after: int = 0) -> tuple[int, int] | None:
         """The words (start, end) of the first cue of ``said`` the message matches, from its

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
-from intents.reading.cues import Cue, cue
+from intents.reading.cues import Cue, Cues, cue, cue_set
 
 
 class Act(StrEnum):
@@ -57,6 +58,15 @@ class Entry:
     cues: tuple[Cue, ...]
     unless: tuple[Cue, ...] = ()
     examples: tuple[str, ...] = ()
+
+    @cached_property
+    def said(self) -> Cues:
+        """The cues as one set, ruled out at a glance when a message lacks their words."""
+        return cue_set(self.cues)
+
+    @cached_property
+    def unless_said(self) -> Cues:
+        return cue_set(self.unless)
 
 
 def entry(
