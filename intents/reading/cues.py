@@ -140,40 +140,9 @@ def _match(
     return _match(rest, message, i, stop) if slot.optional else None
 
 
-@dataclass(frozen=True, slots=True)
-class Vocabulary:
-    """Everything a message's words could match, to rule most cues out at a glance."""
-
-    words: frozenset[str]
-    concepts: frozenset[str]
-    unknown: tuple[str, ...]
-
-    @classmethod
-    def of(cls, message: Sequence[Position]) -> Vocabulary:
-        return cls(
-            frozenset(w for p in message for w in (p.word, *p.canon)),
-            frozenset(c for p in message for concepts, _ in p.units for c in concepts),
-            tuple(p.word for p in message if not p.known and p.word.isalpha()),
-        )
-
-    def could_match(self, slot: Slot) -> bool:
-        if not slot.words.isdisjoint(self.words) or not slot.concepts.isdisjoint(self.concepts):
-            return True
-        if slot.prefixes and any(w.startswith(slot.prefixes) for w in self.words):
-            return True
-        return not slot.exact and any(slip(u, w) for u in self.unknown for w in slot.words)
-
-
-def find(
-    c: Cue, message: Sequence[Position], vocabulary: Vocabulary | None = None
-) -> tuple[int, int] | None:
-    """The first span (start, end) of the message the cue matches, if any."""
-    if vocabulary is not None and not all(
-        vocabulary.could_match(slot)
-        for slot in c.slots
-        if isinstance(slot, Slot) and not slot.optional
-    ):
-        return None
+def find(c: Cue, message: Sequence[Position]) -> tuple[int, int] | None:
+    """The first span (start, end) of the message the cue matches, if any (``Cues`` rules
+    most cues out before this is asked)."""
     if c.anchored:
         start = 0
         while start < len(message) and message[start].word in LEAD_IN:

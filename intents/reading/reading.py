@@ -17,7 +17,7 @@ from intents.offline.lexicon import STOPWORDS, words
 from intents.offline.model import engine
 from intents.offline.text import TOKEN_RE, Parsed, agent_keys, normalize, parse
 from intents.reading.acts import TABLE, Act
-from intents.reading.cues import CLOSING, Cues, Position, Vocabulary, find
+from intents.reading.cues import CLOSING, Cues, Position, find
 from intents.reading.said import Said
 from intents.reading.topics import TOPICS, Topic
 
@@ -70,11 +70,6 @@ class Reading(Said):
         if colon and 0 < labelled <= LABEL_WORDS and not head.rstrip()[-1:].isdigit():
             positions.insert(labelled, Position(":", frozenset(), ()))
         return tuple(positions)
-
-    @cached_property
-    def vocabulary(self) -> Vocabulary:
-        """Everything the message's words could match, to rule most cues out at a glance."""
-        return Vocabulary.of(self.positions)
 
     @cached_property
     def acts(self) -> frozenset[Act]:
@@ -150,12 +145,13 @@ class Reading(Said):
     def rest_after(self, *acts: Act) -> str:
         """What the message says after the last words that show any of ``acts`` (all of it
         when none do), for a flow that still takes details as text."""
+        at, seen = self.positions, self.seen
         ends = [
             span[1]
             for item in TABLE
             if item.act in acts
-            for c in item.cues
-            if (span := find(c, self.positions, self.vocabulary)) is not None
+            for c, needs in zip(item.said.lines, item.said.needs, strict=True)
+            if all(not keys.isdisjoint(seen) for keys in needs) and (span := find(c, at))
         ]
         if not ends:
             # Told by another engine with no words of its own here: the act is the message.
