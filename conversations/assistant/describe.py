@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from conversations.assistant.text import TOOL_NAMES, called, display, with_title
+from conversations.assistant.text import called, display, with_title
 from conversations.assistant.wizard_replies import (
     AND_SENDS_THE_RESULTS_TO,
     AT_WHEN,
@@ -62,10 +62,6 @@ _ENGLISH_VERBS = frozenset(
 )
 
 
-def tool_shown(value: str) -> str:
-    return TOOL_NAMES.get(value, display(value))
-
-
 def schedule_of(gathered: Mapping[str, str]) -> Schedule | None:
     frequency = gathered.get("frequency")
     return Schedule(frequency, gathered.get("zone") or "UTC") if frequency else None
@@ -75,7 +71,7 @@ def detail_values(gathered: Mapping[str, str]) -> dict[str, str]:
     """The values of the detail lines, by field, in the order the lines come."""
     values = dict(gathered)
     if values.get("source"):
-        values["source"] = tool_shown(values["source"])
+        values["source"] = display(values["source"])
     schedule = schedule_of(gathered)
     if schedule is not None:
         values["schedule"] = schedule.words()
@@ -139,7 +135,7 @@ def _lower_first(value: str) -> str:
 def _watching(gathered: Mapping[str, str]) -> str:
     """What the agent watches or reads, and where (the sheet, board or repository named)."""
     watched = gathered.get("trigger", "")
-    source = tool_shown(gathered["source"]) if gathered.get("source") else ""
+    source = display(gathered["source"]) if gathered.get("source") else ""
     if watched and source and source.lower() not in watched.lower():
         form = "source_for"
     elif watched:

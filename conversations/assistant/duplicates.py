@@ -9,10 +9,10 @@ import string
 from collections.abc import Mapping
 
 from conversations.agents import selectors as agents
-from conversations.assistant.describe import detail_line, planned_config, tool_shown
+from conversations.assistant.describe import detail_line, planned_config
 from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState, Wizard
-from conversations.assistant.text import as_written
+from conversations.assistant.text import as_written, display
 from conversations.assistant.wizard_replies import ALREADY_HAVE, SETTING_LABELS
 from conversations.models import Agent
 from intents.reading.values import Setting
@@ -65,9 +65,7 @@ def identical_agent(turn: Turn, gathered: Mapping[str, str]) -> Agent | None:
 
 def point_out(state: AssistantState, gathered: dict[str, str], agent: Agent) -> Outcome:
     lines = "\n".join(
-        detail_line(
-            SETTING_LABELS.get(k, k.title()), tool_shown(str(v)) if k == "source" else str(v)
-        )
+        detail_line(SETTING_LABELS.get(k, k.title()), display(str(v)) if k == "source" else str(v))
         for k, v in (agent.config or {}).items()
         if v and k != "details"
     )

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from conversations.assistant.wizard_replies import Translated
-from intents.offline.lexicon import SPELLED
+from intents.offline.lexicon import SPELLED, spelled
 
 # The labels of the detail lines ("- Source: Jira"), read in the active language.
 LABELS = Translated(
@@ -22,19 +22,19 @@ LABELS = Translated(
         "details": gettext_lazy("Details"),
     }
 )
-TOOL_NAMES = SPELLED  # how the product writes a tool (lexicon/tools.py)
 _KEY_CHARS = frozenset(ascii_lowercase + digits)  # of a snake_case key
 
 
 def display(value: str) -> str:
-    """A gathered value as a reply shows it ("google_sheets" -> Google Sheets)."""
-    if value in TOOL_NAMES:
-        return TOOL_NAMES[value]
+    """A gathered value as a reply shows it: a tool's key as the product writes the tool
+    ("google_sheets" -> Google Sheets), anything else as it is."""
     if value.startswith("slack:"):
         return _("Slack %(channel)s") % {"channel": value.partition(":")[2]}
     parts = value.split("_")
-    if value[:1].isalpha() and all(part and _KEY_CHARS.issuperset(part) for part in parts):
-        return value.replace("_", " ").title()
+    if value in SPELLED or (
+        value[:1].isalpha() and all(part and _KEY_CHARS.issuperset(part) for part in parts)
+    ):
+        return spelled(value)
     return value
 
 

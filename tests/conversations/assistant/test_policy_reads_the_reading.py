@@ -25,6 +25,7 @@ WRITERS = {
     "stems_of": "an agent's stored name and description as stems, to compare with a message's",
     "schedule_words": "a schedule the wizard gathered (the reading's value), written as words",
     "agent_name_for": "a name made of the product's vocabulary for the details gathered",
+    "spelled": "a tool's key as the product writes the tool (HubSpot, Google Sheets)",
 }
 READS_THE_READING = {"Reading", "Understanding"}
 TEXT_PARAMETERS = {"text", "message", "rest"}
