@@ -89,11 +89,10 @@ class Reading(Said):
     @cached_property
     def seen(self) -> frozenset[str]:
         """All a cue slot could match: the words, their canonical words, the concepts (as
-        ``@CONCEPT``), to rule a cue set out before matching it."""
+        ``@CONCEPT``) and a label's ":", to rule a cue set out before its words are built."""
         canon = {u.canon for u in self.parsed.units}
         concepts = (f"@{c}" for c in self.parsed.concepts)
-        marks = (p.word for p in self.positions)  # a label's ":" is a word of its own
-        return frozenset(self.parsed.tokens).union(canon, concepts, marks)
+        return frozenset(self.parsed.tokens).union(canon, concepts, (":",))
 
     def span_of(self, said: Cues, after: int = 0) -> tuple[int, int] | None:
         """The words (start, end) of the first cue of ``said`` the message matches, from its

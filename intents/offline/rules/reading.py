@@ -6,7 +6,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
-from typing import Any, Generic, TypeVar, overload
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, overload
 
 from intents.offline.context import (
     Context,
@@ -18,8 +18,11 @@ from intents.offline.context import (
 from intents.offline.lexicon import AGENT_WORD
 from intents.offline.model import LABELS, Engine
 from intents.offline.text import AgentKeys, Parsed, agent_keys
-from intents.reading.cues import ANY_WORD, Cues, Position, cues
+from intents.reading.cues import ANY_WORD, Cues, cues
 from intents.types import ActionType
+
+if TYPE_CHECKING:
+    from intents.reading.reading import Reading as Words
 
 # Logistic regression trained to separate its training set is over-sure on new phrasings;
 # dividing the logits spreads the probabilities (chosen on docs/intents-offline.md's table).
@@ -138,27 +141,19 @@ class Reading:
         return "?" in self.parsed.norm
 
     @_once
-    def _seen(self) -> frozenset[str]:
-        """All a cue slot could match in the message, to rule cues out before reading its
-        words: its words, their canonical words, its concepts (as ``@CONCEPT``)."""
-        parsed = self.parsed
-        canon = {u.canon for u in parsed.units}
-        return frozenset(parsed.tokens).union(canon, (f"@{c}" for c in parsed.concepts))
+    def _words(self) -> Words:
+        """The message's words as the reading layer reads them, for cues."""
+        from intents.reading.reading import Reading  # the reading layer reads the rules
 
-    @_once
-    def _positions(self) -> tuple[Position, ...]:
-        """The message's words as cues see them, built as the reading layer builds them."""
-        from intents.reading.reading import Reading as Words  # the reading layer reads rules
-
-        return Words(self.parsed).positions
+        return Reading(self.parsed)
 
     def span(self, said: Cues, after: int = 0) -> tuple[int, int] | None:
         """The words (start, end) of the first cue of ``said`` the message matches, if any
         (from its word ``after`` on)."""
-        seen = self._seen
-        if said.any_needs is not None and said.any_needs.isdisjoint(seen):
+        words = self._words
+        if said.any_needs is not None and said.any_needs.isdisjoint(words.seen):
             return None  # before the words are built: most sets stop here
-        return said.span(seen, self._positions, after)
+        return said.span(words.seen, words.positions, after)
 
     def says(self, said: Cues, after: int = 0) -> bool:
         """Whether the message matches any cue of ``said`` (from its word ``after`` on)."""
