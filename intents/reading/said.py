@@ -39,6 +39,7 @@ BY_HAND = (
     "by hand", "manually", "per hand", "a mano", "à la main", "a la main", "von hand",
     "händisch", "handisch", "manualmente", "manuellement", "à mão", "a mão", "a mao",
 )  # fmt: skip
+_MANNERS = tuple((manner, "") for manner in BY_HAND)
 _PHRASES = ("task", "action", "trigger")  # the details said in the user's words
 # The tools a phrase may name in lower case, as the product writes them ("hubspot": HubSpot);
 # a tool whose bare key is an everyday word ("linear", "monday") is left as typed.
@@ -207,20 +208,7 @@ def stems_of(text: str, *, ascii_only: bool = False) -> frozenset[str]:
 
 def without_manner(phrase: str) -> str:
     """``phrase`` without the words that say how the user does it today (``BY_HAND``)."""
-    kept = phrase
-    for manner in BY_HAND:
-        at = kept.lower().find(manner)
-        while at >= 0:
-            end = at + len(manner)
-            alone = (at == 0 or not kept[at - 1].isalnum()) and (
-                end == len(kept) or not kept[end].isalnum()
-            )
-            if alone:
-                kept = kept[:at].rstrip() + " " + kept[end:].lstrip()
-                at = kept.lower().find(manner, at)
-            else:
-                at = kept.lower().find(manner, end)
-    return " ".join(kept.split()).strip(" ,;")
+    return " ".join(_replace_alone(phrase, _MANNERS).split()).strip(" ,;")
 
 
 def place_by_kind(phrase: str | None) -> str:
@@ -241,16 +229,28 @@ def place_by_kind(phrase: str | None) -> str:
 def with_tools_spelled(phrase: str) -> str:
     """``phrase`` with the tools it names written as the product writes them ("new zendesk
     tickets": new Zendesk tickets); a tool inside a name, a channel or an address stays."""
+    return _replace_alone(phrase, _SPELLINGS, joins_before="_#@./-", joins_after="_@-")
+
+
+def _replace_alone(
+    phrase: str, table: Sequence[tuple[str, str]], *, joins_before: str = "", joins_after: str = ""
+) -> str:
+    """``phrase`` with each word of ``table`` (written in lower case) replaced where it stands
+    alone: not part of a longer word or of a domain ("monday.com"), nor joined to one by a
+    character of ``joins_before`` before it or of ``joins_after`` after it."""
     out = phrase
-    for plain, written in _SPELLINGS:
+    for plain, new in table:
         at = out.lower().find(plain)
         while at >= 0:
             end = at + len(plain)
-            before = out[at - 1] if at else " "
-            after = out[end : end + 2]
-            inside = before.isalnum() or before in "_#@./-" or after[:1].isalnum()
-            domain = after[:1] == "." and after[1:2].isalnum()  # "monday.com"
-            if not inside and not domain and after[:1] not in ("_", "@", "-"):
-                out = out[:at] + written + out[end:]
-            at = out.lower().find(plain, at + len(written))
+            before, after = out[at - 1 : at] if at else "", out[end : end + 2]
+            joined = (
+                (before != "" and (before.isalnum() or before in joins_before))
+                or after[:1].isalnum()
+                or (after[:1] != "" and after[:1] in joins_after)
+                or (after[:1] == "." and after[1:2].isalnum())
+            )
+            if not joined:
+                out = out[:at] + new + out[end:]
+            at = out.lower().find(plain, at + (1 if joined else len(new)))
     return out
