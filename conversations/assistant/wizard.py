@@ -156,10 +156,9 @@ def wizard_step(
         gathered["trigger"] = said.problem
     if proposal:
         return _propose(state, gathered)
-    if accepted and [gap for gap in _missing(gathered) if gap != "destination"] == ["when"]:
-        # A yes to what was proposed, whose only gap is the hour or the day (beside which
-        # spreadsheet, say): a default the summary states, rather than one more question
-        # after the user said yes.
+    if accepted and "when" in _missing(gathered):
+        # A yes to what was proposed settles its open hour or day with a default the summary
+        # states, rather than one more question about what the user just agreed to.
         _default_when(gathered)
     missing = _missing(gathered)
     if not missing:
