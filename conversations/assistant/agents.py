@@ -184,8 +184,10 @@ def _paused_list(turn: Turn, state: AssistantState) -> Outcome:
 
 def _answer(agent: Agent, said: Reading | None) -> str | None:
     """The sentence that answers when the agent runs or where it sends, if the message asks."""
+    if said is None:
+        return None
     config = agent.config or {}
-    if said is not None and said.shows(Act.ASKS_WHEN_IT_RUNS):
+    if said.shows(Act.ASKS_WHEN_IT_RUNS):
         schedule = str(config.get("schedule") or "")
         if schedule:
             return _("%(name)s runs %(schedule)s.") % {
@@ -193,7 +195,7 @@ def _answer(agent: Agent, said: Reading | None) -> str | None:
                 "schedule": lowered(schedule),
             }
         return _("%(name)s has no schedule: it runs when you ask.") % {"name": agent.name}
-    if said is not None and said.shows(Act.ASKS_WHERE_IT_SENDS):
+    if said.shows(Act.ASKS_WHERE_IT_SENDS):
         destination = str(config.get("destination") or "")
         if destination:
             return _("%(name)s sends what it finds to %(destination)s.") % {
