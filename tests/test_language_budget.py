@@ -39,8 +39,8 @@ LARGEST_MODULE_CEILING = 500
 # and the reading took over the values the policy used to read from text (said.py, told.py,
 # names.py: intents/reading +502); the lexicon's packing gave back 288. Deleting the old
 # readers (intents/offline/context.py, prose*.py, reading/details/) is what brings it down.
-# Since lowered: one way of ruling cues out (Cues), not two (the Vocabulary went).
-READING_LINES_CEILING = 14426
+# Since lowered: one way of ruling cues out (Cues), not two; the review pass's merged copies.
+READING_LINES_CEILING = 14415
 
 
 def _py(root: Path, pattern: str) -> list[Path]:
