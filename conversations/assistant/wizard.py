@@ -156,9 +156,9 @@ def wizard_step(
         gathered["trigger"] = said.problem
     if proposal:
         return _propose(state, gathered)
-    if accepted and "when" in _missing(gathered):
-        # A yes to what was proposed settles its open hour or day with a default the summary
-        # states, rather than one more question about what the user just agreed to.
+    if accepted and [gap for gap in _missing(gathered) if gap != "destination"] == ["when"]:
+        # A yes to what was proposed, whose only gap is the hour or the day (beside which
+        # place, say): a default the summary states, not one more question after the yes.
         _default_when(gathered)
     missing = _missing(gathered)
     if not missing:
