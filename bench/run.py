@@ -19,6 +19,7 @@ SECTIONS = (
     "bench.intents_offline",
     "bench.intents_llm",
     "bench.skill_sessions",
+    "bench.runs",
 )
 
 
@@ -51,7 +52,7 @@ def main() -> None:
     )
     database = os.environ["DATABASE_URL"].split(":")[0]
     print(f"Python {platform.python_version()}, database {database}, DEBUG={os.environ['DEBUG']}")
-    only = set(sys.argv[1:])
+    only = {arg for arg in sys.argv[1:] if not arg.startswith("-")}  # options are a suite's
     for name in SECTIONS:
         if only and name.rsplit(".", 1)[-1] not in only:
             continue
