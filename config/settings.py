@@ -238,9 +238,32 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "skill_sessions.retention_daily",
         "schedule": float(os.environ.get("OMNIFORGE_RETENTION_EVERY_S", 24 * 3600)),
     },
+    # Agent runs: fire the due schedule slots, time out runs past their deadline, hand on runs
+    # a killed worker left queued (conversations/runs/scheduler.py).
+    "runs-tick": {
+        "task": "conversations.runs_tick",
+        "schedule": float(os.environ.get("OMNIFORGE_RUNS_TICK_EVERY_S", 60)),
+    },
 }
 # Maintenance runs on a queue of its own, so a backlog of chat retries never delays it.
 CELERY_TASK_ROUTES = {"skill_sessions.retention_daily": {"queue": "maintenance"}}
+
+# --- Agent runs: the boundary to the platform's agent runtime (docs/runtime.md) ---------------
+
+# The operator's runtime; unset: runs wait for a runtime (a tenant admin may set a tenant's own).
+OMNIFORGE_RUNTIME_URL = env_str("OMNIFORGE_RUNTIME_URL")
+# Hosts a tenant's own runtime URL may name although they are not public https addresses.
+OMNIFORGE_RUNTIME_ALLOWED_HOSTS = env_list("OMNIFORGE_RUNTIME_ALLOWED_HOSTS")
+# The product's own base URL: dispatches carry <this>/api/v1/runs/<id>/events/ to call back.
+OMNIFORGE_PUBLIC_URL = env_str("OMNIFORGE_PUBLIC_URL", "http://127.0.0.1:8000").rstrip("/")
+# A missed slot fires if it came due at most this long ago; older ones are recorded as skipped.
+OMNIFORGE_SCHEDULE_GRACE_S = env_int("OMNIFORGE_SCHEDULE_GRACE_S", 900)
+# Per dispatch attempt; attempts retry timeouts, refused connections and 5xx with backoff.
+OMNIFORGE_RUNTIME_TIMEOUT_S = env_float("OMNIFORGE_RUNTIME_TIMEOUT_S", 10.0, minimum=0.05)
+OMNIFORGE_RUNTIME_MAX_ATTEMPTS = env_int("OMNIFORGE_RUNTIME_MAX_ATTEMPTS", 6, minimum=1)
+OMNIFORGE_RUNTIME_BACKOFF_S = env_float("OMNIFORGE_RUNTIME_BACKOFF_S", 2.0)
+# A handed-over run that reports no final outcome within this long has timed out.
+OMNIFORGE_RUN_DEADLINE_S = env_int("OMNIFORGE_RUN_DEADLINE_S", 3600, minimum=1)
 # Session documents above this many bytes are stored gzip-compressed (0: never).
 OMNIFORGE_SKILL_CONTEXT_GZIP_BYTES = int(
     os.environ.get("OMNIFORGE_SKILL_CONTEXT_GZIP_BYTES", 16384)
@@ -277,6 +300,8 @@ REST_FRAMEWORK = {
         "auth_failures": env_str("AUTH_FAILURE_THROTTLE_RATE", "30/min"),
         # Classification may call a paid model on every request.
         "intents": env_str("INTENT_THROTTLE_RATE", "120/min"),
+        # An agent runtime's callbacks, per runtime token (conversations/runs/auth.py).
+        "runtime": env_str("RUNTIME_CALLBACK_THROTTLE_RATE", "6000/min"),
     },
     "EXCEPTION_HANDLER": "conversations.api.errors.exception_handler",
     # Unset, DRF would take the whole X-Forwarded-For, which the client writes, as its identity.

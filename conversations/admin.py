@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from django import forms
 from django.contrib import admin
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -18,9 +20,10 @@ from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
 
+from conversations.agents.schedules import schedule_clean
+from conversations.agents.services import agent_update
 from conversations.models import (
     Agent,
-    AgentRun,
     ApiToken,
     Conversation,
     Membership,
@@ -112,7 +115,7 @@ class MembershipAdmin(TenantScopedAdmin):
 
 @admin.register(Agent)
 class AgentAdmin(TenantScopedAdmin):
-    list_display = ("name", "tenant", "description", "is_paused", "created_at")
+    list_display = ("name", "tenant", "description", "is_paused", "next_run_at", "created_at")
     list_filter = (
         ("tenant", admin.RelatedOnlyFieldListFilter),
         ("paused_at", admin.EmptyFieldListFilter),
@@ -126,6 +129,7 @@ class AgentAdmin(TenantScopedAdmin):
         "description",
         "config",
         "paused_at",
+        "next_run_at",
         "created_by",
         "created_at",
     )
@@ -143,31 +147,48 @@ class AgentAdmin(TenantScopedAdmin):
         description="Pause the selected agents (they run only when asked)", permissions=["pause"]
     )
     def pause_agents(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
-        count = queryset.filter(paused_at__isnull=True).update(
-            paused_at=timezone.now(), updated_at=timezone.now()
-        )
+        count = _set_paused(queryset.filter(paused_at__isnull=True), paused=True)
         self.message_user(request, f"Paused {count} agent(s).")
 
     @admin.action(description="Resume the selected agents", permissions=["pause"])
     def resume_agents(self, request: HttpRequest, queryset: QuerySet[Agent]) -> None:
-        count = queryset.filter(paused_at__isnull=False).update(
-            paused_at=None, updated_at=timezone.now()
-        )
+        count = _set_paused(queryset.filter(paused_at__isnull=False), paused=False)
         self.message_user(request, f"Resumed {count} agent(s).")
 
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
+        """Only the schedule is changed here (the chat and the API change the rest)."""
+        return bool(request.user.is_superuser or is_tenant_admin(request))
 
-@admin.register(AgentRun)
-class AgentRunAdmin(TenantScopedAdmin):
-    list_display = ("requested_at", "agent", "status", "requested_by", "tenant")
-    list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "status")
-    list_select_related = ("agent", "requested_by", "tenant")
-    search_fields = ("agent__name", "=conversation_id")
-    date_hierarchy = "requested_at"
-    ordering = ("-requested_at",)
-    readonly_fields = (
-        "id", "tenant", "agent", "status", "requested_at", "requested_by", "conversation_id",
-        "message_id",
-    )  # fmt: skip
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        kwargs["form"] = AgentScheduleForm
+        return super().get_form(request, obj, change, **kwargs)
+
+    def save_model(self, request: HttpRequest, obj: Agent, form: Any, change: bool) -> None:
+        # Through the service, so next_run_at follows the new schedule.
+        agent_update(agent=obj, schedule=form.cleaned_data.get("schedule"))
+
+
+def _set_paused(queryset: QuerySet[Agent], *, paused: bool) -> int:
+    agents = list(queryset[:1000])
+    for agent in agents:
+        agent_update(agent=agent, paused=paused)
+    return len(agents)
+
+
+class AgentScheduleForm(forms.ModelForm):
+    """The schedule, validated as the API validates it."""
+
+    class Meta:
+        model = Agent
+        fields = ("schedule",)
+
+    def clean_schedule(self) -> Any:
+        try:
+            return schedule_clean(self.cleaned_data.get("schedule"))
+        except ValidationError as exc:
+            raise ValidationError(exc.message_dict.get("schedule", exc.messages)) from None
 
 
 @admin.register(Conversation)
@@ -348,3 +369,7 @@ class ApiTokenAdmin(TenantScopedAdmin):
     def revoke(self, request: HttpRequest, queryset: QuerySet[Any]) -> None:
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         self.message_user(request, f"{count} token(s) revoked.")
+
+
+# The runs' pages (registered on import: Django discovers this module only).
+import conversations.runs.admin  # noqa: E402, F401

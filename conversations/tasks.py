@@ -23,6 +23,9 @@ from django.db import DatabaseError, close_old_connections, connections
 from conversations.chat.commit import turn_commit_pending
 from conversations.chat.pending import backlog_add, backlog_flush
 from conversations.chat.seal import seal, unseal
+
+# Celery discovers the tasks of this module only: the runs' tasks are registered through it.
+from conversations.runs.tasks import runs_dispatch, runs_tick  # noqa: F401
 from conversations.store.outage import TRANSIENT_STORAGE_ERRORS
 
 logger = logging.getLogger("omniforge.chat")

@@ -2,6 +2,7 @@ from django.urls import path, register_converter
 
 from conversations.agents import views as agent_views
 from conversations.chat import views as chat_views
+from conversations.runs import views as run_views
 from conversations.store import views
 from skill_sessions import views as skill_views
 
@@ -50,6 +51,11 @@ urlpatterns = [
     path("skills/<id:skill_id>/", skill_views.SkillDetailView.as_view(), name="skill-detail"),
     path("agents/", agent_views.AgentListView.as_view(), name="agent-list"),
     path("agents/<id:agent_id>/", agent_views.AgentDetailView.as_view(), name="agent-detail"),
+    path("agents/<id:agent_id>/runs/", run_views.AgentRunsView.as_view(), name="agent-runs"),
+    path("runs/", run_views.RunListView.as_view(), name="run-list"),
+    path("runs/<id:run_id>/", run_views.RunDetailView.as_view(), name="run-detail"),
+    path("runs/<id:run_id>/cancel/", run_views.RunCancelView.as_view(), name="run-cancel"),
+    path("runs/<id:run_id>/events/", run_views.RunEventsView.as_view(), name="run-events"),
     path("conversations/", views.ConversationListView.as_view(), name="conversation-list"),
     path(
         "conversations/<id:conversation_id>/",

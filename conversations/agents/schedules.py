@@ -33,7 +33,7 @@ from datetime import UTC, date, datetime, time, timedelta
 from itertools import islice, takewhile
 from typing import TypedDict
 
-from dateutil import rrule as du  # type: ignore[import-untyped]
+from dateutil import rrule as du  # type: ignore[import-untyped, unused-ignore]
 from django.core.exceptions import ValidationError
 
 

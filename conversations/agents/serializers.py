@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from rest_framework import serializers
 
+from conversations.agents.schedules import schedule_clean
 from conversations.agents.services import CONFIG_KEYS
 from conversations.api.fields import (
     StrictBooleanField,
@@ -28,10 +30,32 @@ class AgentListQuerySerializer(ListQuerySerializer):
     )
 
 
+class ScheduleSerializer(StrictSerializer):
+    """When an agent runs: an RFC 5545 rule in an IANA time zone."""
+
+    rrule = StrictCharField(
+        max_length=500, validators=[no_nul],
+        help_text="An RFC 5545 RRULE without DTSTART or COUNT, e.g. FREQ=WEEKLY;BYDAY=MO;BYHOUR=9.",
+    )  # fmt: skip
+    timezone = StrictCharField(
+        max_length=64, validators=[no_nul], help_text="An IANA time zone, e.g. Europe/Berlin."
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        try:
+            cleaned = schedule_clean(dict(attrs))
+        except ValidationError as exc:
+            raise serializers.ValidationError(
+                exc.message_dict.get("schedule", exc.messages)
+            ) from None
+        return dict(cleaned or {})
+
+
 class AgentSerializer(serializers.ModelSerializer[Agent]):
     # Stored encrypted as text; a string and a JSON object on the wire.
     description = serializers.CharField(read_only=True)
     config = serializers.JSONField(read_only=True)
+    schedule = ScheduleSerializer(read_only=True, allow_null=True)
 
     paused = serializers.BooleanField(read_only=True)
 
@@ -44,10 +68,12 @@ class AgentSerializer(serializers.ModelSerializer[Agent]):
             "config",
             "paused",
             "paused_at",
+            "schedule",
+            "next_run_at",
             "created_at",
             "updated_at",
         )
-        read_only_fields = ("id", "paused_at", "created_at", "updated_at")
+        read_only_fields = ("id", "paused_at", "next_run_at", "created_at", "updated_at")
 
 
 class AgentPageSerializer(PageSerializer):
@@ -79,4 +105,7 @@ class AgentWriteSerializer(StrictSerializer):
     paused = StrictBooleanField(
         required=False,
         help_text="Pause (true) or resume (false): a paused agent runs only when asked.",
+    )
+    schedule = ScheduleSerializer(
+        required=False, allow_null=True, help_text="null: it runs only when asked."
     )

@@ -18,6 +18,8 @@ from django.db import transaction
 
 from conversations.agents import selectors as agent_selectors
 from conversations.agents import services as agent_services
+from conversations.agents.schedules import ScheduleSpec, schedule_from_words
+from conversations.agents.services import KEEP
 from conversations.assistant.effects import (
     CreateAgent,
     CreateSkill,
@@ -30,7 +32,7 @@ from conversations.assistant.effects import (
     effect_to_json,
 )
 from conversations.assistant.state import AssistantState
-from conversations.models import Conversation, Message, Tenant
+from conversations.models import AgentRun, Conversation, Message, Tenant
 from conversations.store.broadcast import conversation_changed
 from conversations.store.services import AddedMessage, PendingMessage
 from conversations.tenancy.permissions import membership_of
@@ -47,6 +49,12 @@ _CHANGE_REFUSED = (
 )
 
 
+def _schedule_of(config: Mapping[str, str]) -> ScheduleSpec | None:
+    """The machine schedule of the assistant's words for it ("Every Monday at 08:00
+    (Europe/Berlin)"): one conversion for every agent the chat creates or reschedules."""
+    return schedule_from_words(config.get("schedule", ""))
+
+
 def _apply(
     effect: Effect, *, tenant: Tenant, user: User, conversation_id: str, reply_to: str
 ) -> None:
@@ -58,6 +66,7 @@ def _apply(
             description=effect.description,
             config=effect.config,
             created_by=user,
+            schedule=_schedule_of(effect.config),
         )
     elif isinstance(effect, RunAgent):
         agent = agent_selectors.agent_get(tenant=tenant, agent_id=effect.agent_id)
@@ -67,6 +76,7 @@ def _apply(
             conversation_id=conversation_id,
             message_id=reply_to,
             run_id=effect.run_id,
+            trigger=AgentRun.Trigger.CHAT,
         )
     elif isinstance(effect, UpdateAgent):
         agent = agent_selectors.agent_get(tenant=tenant, agent_id=effect.agent_id)
@@ -76,6 +86,7 @@ def _apply(
             description=effect.description,
             config=effect.config or None,
             paused=effect.paused,
+            schedule=_schedule_of(effect.config) if "schedule" in effect.config else KEEP,
         )
     elif isinstance(effect, SaveSkillSession):
         skill_services.session_save(

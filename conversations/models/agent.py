@@ -1,4 +1,4 @@
-"""The tenant's agent registry and the runs the chat requests."""
+"""The tenant's agent registry: what each agent does and when it runs."""
 
 from __future__ import annotations
 
@@ -30,6 +30,12 @@ class Agent(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
     # When it was paused: a paused agent keeps its configuration and runs only when asked.
     paused_at = models.DateTimeField(null=True, blank=True)
+    # {"rrule": "FREQ=…", "timezone": "Europe/Berlin"} (RFC 5545 and an IANA zone), or null for
+    # an agent that runs only when asked; services validate it (agents/schedules.py).
+    schedule = models.JSONField(null=True, blank=True, default=None)
+    # The next slot the scheduler fires (UTC), recomputed by services on every change, pause and
+    # resume; null when paused, unscheduled or ended.
+    next_run_at = models.DateTimeField(null=True, blank=True)
 
     objects = TenantManager["Agent"]()
 
@@ -39,6 +45,14 @@ class Agent(models.Model):
             # Also the index behind agent lookups by name (the @name fast path).
             models.UniqueConstraint(fields=("tenant", "name"), name="agent_name_per_tenant"),
         )
+        indexes = (
+            # The scheduler's batches of due agents (runs/scheduler.py), earliest first.
+            models.Index(
+                fields=("next_run_at",),
+                condition=models.Q(next_run_at__isnull=False),
+                name="agent_due",
+            ),
+        )
 
     def __str__(self) -> str:
         return self.name
@@ -46,37 +60,3 @@ class Agent(models.Model):
     @property
     def paused(self) -> bool:
         return self.paused_at is not None
-
-
-class AgentRun(models.Model):
-    """A request to run an agent, made from a chat turn (or the API)."""
-
-    class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        SUCCEEDED = "succeeded", "Succeeded"
-        FAILED = "failed", "Failed"
-
-    id = models.CharField(primary_key=True, max_length=26, default=new_id, editable=False)
-    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+", db_index=False)
-    agent = models.ForeignKey(Agent, on_delete=models.CASCADE, related_name="runs", db_index=False)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
-    requested_at = models.DateTimeField(default=timezone.now)
-    requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
-    )
-    conversation_id = models.CharField(max_length=26, blank=True, default="")
-    message_id = models.CharField(max_length=26, blank=True, default="")
-
-    objects = TenantManager["AgentRun"]()
-
-    class Meta:
-        indexes = (
-            # An agent's last run (query_info details), newest first.
-            models.Index(fields=("agent", "-requested_at"), name="agentrun_agent_latest"),
-            # Admin changelist per tenant.
-            models.Index(fields=("tenant", "-requested_at"), name="agentrun_tenant_latest"),
-        )
-
-    def __str__(self) -> str:
-        return f"{self.agent_id} {self.status} at {self.requested_at}"

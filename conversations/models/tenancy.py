@@ -35,6 +35,9 @@ class Membership(models.Model):
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="memberships")
     role = models.CharField(max_length=16, choices=Role.choices, default=Role.MEMBER)
     created_at = models.DateTimeField(default=timezone.now, editable=False)
+    # The user's "Agent runs" conversation, where the outcomes of their agents' scheduled runs
+    # are told (conversations/runs/telling.py); made on the first such outcome.
+    runs_conversation_id = models.CharField(max_length=26, blank=True, default="")
 
     objects = TenantManager["Membership"]()
 

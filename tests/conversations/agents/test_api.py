@@ -41,7 +41,8 @@ def test_it_creates_an_agent_with_a_slug_name_and_its_config(world: World) -> No
     assert response.status_code == 201
     body = response.json()
     assert set(body) == {
-        "id", "name", "description", "config", "paused", "paused_at", "created_at", "updated_at"
+        "id", "name", "description", "config", "paused", "paused_at", "schedule", "next_run_at",
+        "created_at", "updated_at",
     }  # fmt: skip
     assert (body["paused"], body["paused_at"]) == (False, None)
     assert body["name"] == "jira-monitor"
@@ -433,7 +434,7 @@ def test_the_chat_pauses_lists_runs_and_resumes_an_agent(world: World) -> None:
     assert "invoice-watch (paused)" in listed and "lead-router (paused)" not in listed
 
     ran = chat(world, "run invoice-watch now", conversation)["assistant_message"]["content"]
-    assert "Running invoice-watch" in ran and "stays paused" in ran
+    assert "invoice-watch can't run yet" in ran and "stays paused" in ran
 
     resumed = chat(world, "ok, resume it", conversation)["assistant_message"]["content"]
     assert "Resumed invoice-watch" in resumed

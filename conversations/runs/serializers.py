@@ -1,0 +1,60 @@
+"""Runs as the API shows them, and the runtime's reports as it takes them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_serializer
+from rest_framework import serializers
+
+from conversations.api.fields import StrictCharField, StrictSerializer, no_nul
+from conversations.models import AgentRun
+from conversations.store.serializers import PageSerializer
+
+
+class RunSerializer(serializers.ModelSerializer[AgentRun]):
+    agent_id = serializers.CharField(read_only=True)
+    agent_name = serializers.CharField(source="agent.name", read_only=True)
+    # Stored encrypted as text.
+    summary = serializers.CharField(read_only=True)
+    reason = serializers.CharField(read_only=True)
+
+    class Meta:
+        model = AgentRun
+        fields = (
+            "id", "agent_id", "agent_name", "status", "trigger", "requested_at", "started_at",
+            "finished_at", "summary", "link", "reason", "conversation_id",
+        )  # fmt: skip
+        read_only_fields = fields
+
+
+class RunPageSerializer(PageSerializer):
+    results = RunSerializer(many=True)
+
+
+class _HttpUrlField(serializers.URLField):
+    """A link the chat may show: http or https only (no javascript:, no data:)."""
+
+    def to_internal_value(self, data: Any) -> str:
+        value = super().to_internal_value(data)
+        if not value.lower().startswith(("http://", "https://")):
+            self.fail("invalid")
+        return value
+
+
+@extend_schema_serializer(component_name="RunEvent")
+class RunEventSerializer(StrictSerializer):
+    type = serializers.ChoiceField(choices=("started", "progress", "succeeded", "failed"))
+    event_id = StrictCharField(
+        max_length=100, required=False, allow_blank=True, validators=[no_nul],
+        help_text="The runtime's id of this report: a repeat with the same id changes nothing.",
+    )  # fmt: skip
+    summary = StrictCharField(
+        max_length=2000, required=False, allow_blank=True, validators=[no_nul],
+        help_text="What it did (succeeded), or what it is doing (progress).",
+    )  # fmt: skip
+    link = _HttpUrlField(max_length=2000, required=False, allow_blank=True)
+    reason = StrictCharField(
+        max_length=2000, required=False, allow_blank=True, validators=[no_nul],
+        help_text="Why it failed (failed).",
+    )  # fmt: skip
