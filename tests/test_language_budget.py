@@ -40,7 +40,10 @@ LARGEST_MODULE_CEILING = 500
 # names.py: intents/reading +502); the lexicon's packing gave back 288. Deleting the old
 # readers (intents/offline/context.py, prose*.py, reading/details/) is what brings it down.
 # Since lowered: one way of ruling cues out (Cues), not two; the review pass's merged copies.
-READING_LINES_CEILING = 14415
+# Raised a third time, by 86 to 14,501, for a feature rather than a reading: agent runs handed
+# to a runtime, whose replies (handed over, waiting for a runtime, how a run went, when it runs
+# next) and the one act that asks how a run went are language code like any other reply.
+READING_LINES_CEILING = 14501
 
 
 def _py(root: Path, pattern: str) -> list[Path]:

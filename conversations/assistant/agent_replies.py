@@ -11,9 +11,10 @@ from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from conversations.assistant.text import LABELS, as_written, display
-from conversations.models import Agent
+from conversations.models import Agent, AgentRun
 from intents.types import ActionType
 
 
@@ -26,6 +27,53 @@ def which_templates(action: ActionType) -> tuple[str, str]:
     if action == ActionType.EXECUTE_TASK:
         return _("Which agent should I run?"), _("Run %(name)s")
     return _("Which agent should I change?"), _("Change %(name)s")
+
+
+def running_said(agent: Agent, run_id: str, *, runtime: bool) -> str:
+    """The reply to a run asked for: handed to the runtime, or waiting for one."""
+    values = {"name": shown_name(agent), "run": run_id}
+    if not runtime:
+        return (
+            _(
+                "%(name)s can't run yet: no agent runtime is connected to this workspace. "
+                "I've recorded the request (run %(run)s), and it will start as soon as an admin "
+                "connects one."
+            )
+            % values
+        )
+    return (
+        _(
+            "Running %(name)s: I've handed it to the agent runtime (run %(run)s) and will tell "
+            "you here when it finishes."
+        )
+        % values
+    )
+
+
+_RUN_SAID = {
+    "succeeded": gettext_lazy("Yes: %(name)s finished at %(time)s UTC: %(summary)s"),
+    "failed": gettext_lazy("No: %(name)s failed at %(time)s UTC: %(reason)s"),
+    "timed_out": gettext_lazy(
+        "No: %(name)s did not report back in time, so its run timed out at %(time)s UTC."
+    ),
+    "cancelled": gettext_lazy("That run of %(name)s was cancelled at %(time)s UTC."),
+    "running": gettext_lazy("%(name)s is still running: it started at %(time)s UTC."),
+    "dispatched": gettext_lazy(
+        "%(name)s went to the agent runtime at %(time)s UTC and hasn't reported back yet."
+    ),
+    "queued": gettext_lazy("%(name)s is on its way to the agent runtime (asked at %(time)s UTC)."),
+    "waiting_for_runtime": gettext_lazy(
+        "%(name)s hasn't run: no agent runtime is connected to this workspace yet."
+    ),
+}
+
+
+def run_said(run: AgentRun) -> str:
+    """How a run went, from its record: "did it work?", "why did it fail?"."""
+    moment = run.finished_at or run.started_at or run.dispatched_at or run.requested_at
+    values = {"name": run.agent.name, "time": minute(moment), "summary": run.summary}
+    values["reason"] = run.reason or _("it gave no reason")
+    return str(_RUN_SAID[run.status] % values)
 
 
 def listed_line(agent: Agent) -> str:

@@ -14,6 +14,8 @@ from conversations.assistant.agent_replies import (
     listed_line,
     lowered,
     minute,
+    run_said,
+    running_said,
     shown_name,
     which_templates,
 )
@@ -22,6 +24,8 @@ from conversations.assistant.outcome import Outcome, Reply, Turn
 from conversations.assistant.state import AssistantState, PendingRequest
 from conversations.assistant.text import LABELS, display, numbered
 from conversations.models import Agent, new_id
+from conversations.runs.runtime import runtime_connected
+from conversations.runs.selectors import run_latest
 from intents.reading.acts import Act
 from intents.reading.reading import Reading
 from intents.reading.referent import InView, referent
@@ -124,6 +128,9 @@ def query(turn: Turn, state: AssistantState, entities: Mapping[str, str], said: 
     wants_list = not _LIST_WORDS.isdisjoint(reading.words) or reading.says("my", "agents")
     how_many = reading.shows(Act.ASKS_HOW_MANY_AGENTS)
     agent = None if how_many else resolve_agent(turn, state, entities, said)
+    went = how_it_went(turn, state, agent) if reading.shows(Act.ASKS_HOW_IT_WENT) else None
+    if went is not None:
+        return went
     if agent is not None and (entities.get("agent") or not wants_list):
         return _details(state, agent, said)
     listed = agents.agents_first(tenant=turn.tenant, limit=MAX_LISTED + 1)
@@ -189,11 +196,12 @@ def _answer(agent: Agent, said: Reading | None) -> str | None:
     config = agent.config or {}
     if said.shows(Act.ASKS_WHEN_IT_RUNS):
         schedule = str(config.get("schedule") or "")
+        values = {"name": agent.name, "schedule": lowered(schedule)}
+        if schedule and agent.next_run_at:
+            values["next"] = minute(agent.next_run_at)
+            return _("%(name)s runs %(schedule)s; next at %(next)s UTC.") % values
         if schedule:
-            return _("%(name)s runs %(schedule)s.") % {
-                "name": agent.name,
-                "schedule": lowered(schedule),
-            }
+            return _("%(name)s runs %(schedule)s.") % values
         return _("%(name)s has no schedule: it runs when you ask.") % {"name": agent.name}
     if said.shows(Act.ASKS_WHERE_IT_SENDS):
         destination = str(config.get("destination") or "")
@@ -206,6 +214,25 @@ def _answer(agent: Agent, said: Reading | None) -> str | None:
             "name": agent.name
         }
     return None
+
+
+def how_it_went(turn: Turn, state: AssistantState, agent: Agent | None = None) -> Outcome | None:
+    """ "Did it work?", "why did it fail?": the run "it" means, from its record (None: there is
+    no such run to talk about)."""
+    named = agent or (
+        agents.agent_find(tenant=turn.tenant, reference=state.last_agent_run)
+        if state.last_agent_run
+        else None
+    )
+    run = run_latest(
+        tenant=turn.tenant, user=turn.user, conversation_id=turn.conversation_id, agent=named
+    )
+    if run is None:
+        return None
+    name = run.agent.name
+    meta = {"agents_referenced": [name], "run_id": run.id}
+    reply = Reply(run_said(run), meta=meta, decision="run_outcome")
+    return Outcome(reply, state.replace(last_agent=name, last_agent_run=name))
 
 
 def _details(state: AssistantState, agent: Agent, said: Reading | None = None) -> Outcome:
@@ -251,8 +278,9 @@ def about_known_agent(turn: Turn, state: AssistantState) -> Outcome | None:
     ("which time zone is that in?", "which one of those handles the finance stuff?"),
     answered from its stored configuration; None when the message is not such a question."""
     said = turn.reading
-    if not said.ends_asking:
-        return None
+    went = how_it_went(turn, state) if said.shows(Act.ASKS_HOW_IT_WENT) else None
+    if went is not None or not said.ends_asking:
+        return went
     if state.listed_agents and not _WHICH_WORDS.isdisjoint(said.words):
         listed = agents.agents_named(tenant=turn.tenant, names=state.listed_agents)
         stems = said.stems - _GENERIC_STEMS
@@ -279,11 +307,7 @@ def execute(
             return task_options(turn, state)
         return which_agent(turn, state, ActionType.EXECUTE_TASK)
     run = RunAgent(run_id=new_id(), agent_id=agent.id)
-    running = (
-        _("Running %(name)s (%(description)s). I've queued it (run %(run)s).")
-        if agent.description
-        else _("Running %(name)s. I've queued it (run %(run)s).")
-    ) % {"name": shown_name(agent), "description": agent.description, "run": run.run_id}
+    running = running_said(agent, run.run_id, runtime=runtime_connected(tenant_id=turn.tenant.pk))
     if agent.paused:
         # A paused agent still runs when asked; its schedule stays off.
         running += " " + _("It stays paused: it won't run on its schedule until you resume it.")

@@ -83,7 +83,7 @@ def test_a_listed_agent_is_picked_by_its_number_and_run(
     number = run_it.get_attribute("data-choice")
     run_it.click()
     expect(chat.finished_answers).to_have_count(3)
-    expect(chat.finished_answers.last).to_contain_text("Running jira-overdue-monitor")
+    expect(chat.finished_answers.last).to_contain_text("jira-overdue-monitor can't run yet")
 
     (run,) = runs(olivia)
     assert run.agent_id == agents["jira-overdue-monitor"].id

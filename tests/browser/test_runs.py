@@ -172,12 +172,6 @@ def test_a_failed_run_shows_why_it_failed(
     assert not chat.errors
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="app.js: the outcome's `conversation` frame (message_count 3) comes before its "
-    "`message` frame, so refreshEarlier() sees 2 shown of 3 and shows the link; the `message` "
-    "handler's sidebar.touch(+1) then counts 4 and nothing hides it again",
-)
 def test_an_outcome_told_live_offers_no_earlier_messages(
     context: BrowserContext, product: Server, runtime: RuntimeServer, olivia: World
 ) -> None:

@@ -56,7 +56,7 @@ def test_a_different_request_is_answered_and_the_session_kept(world: World) -> N
     chat = Chat(world, world.owner)
     chat.reply("create a skill that cleans up postal addresses")
     detour = chat.reply("run notion-reporter now, please")
-    assert detour.startswith("Running notion-reporter")
+    assert detour.startswith("notion-reporter can't run yet")
     assert "is still open" in detour
     assert AgentRun.objects.for_tenant(world.tenant_a).count() == 1
     # The next answer goes back to the skill.

@@ -47,6 +47,7 @@ class Act(StrEnum):
     ASKS_WHICH_PAUSED = "asks_which_paused"
     ASKS_WHEN_IT_RUNS = "asks_when_it_runs"
     ASKS_WHERE_IT_SENDS = "asks_where_it_sends"
+    ASKS_HOW_IT_WENT = "asks_how_it_went"
     RESTRICTS = "restricts"
     IN_THE_FRAME = "in_the_frame"
 

@@ -216,6 +216,19 @@ MANAGING: tuple[Entry, ...] = (
         ),
     ),
     entry(
+        Act.ASKS_HOW_IT_WENT,
+        "Asked how a run went (whether it worked, why it failed): answered from the run.",
+        """
+        =did|didnt =it|the|that|this …2 =work|run|finish|fail|succeed|go|happen|break
+        =how =did =it|the|that|this …2 =go|run
+        =why =did|has|is …3 =fail|failed|failing|break|broke|crash|stop
+        =what =happened
+        =is =it|the|that … =done|finished|through
+        =funciono|salio|geklappt|funktioniert|marche|fonctionne
+        """,
+        examples=("did it work?", "did it run?", "why did it fail?"),
+    ),
+    entry(
         Act.ASKS_WHERE_IT_SENDS,
         "Asked who gets what an agent finds or where it posts, its details open with that.",
         """

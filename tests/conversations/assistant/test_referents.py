@@ -40,7 +40,7 @@ def test_a_nickname_with_a_reason_pauses_that_agent(world: World, two_agents: li
 
 def test_a_nickname_typed_in_a_hurry_runs_that_agent(world: World, two_agents: list[Agent]) -> None:
     reply = _say(world, "run teh lead one plz")
-    assert reply.startswith("Running lead-digest")
+    assert reply.startswith("lead-digest can't run yet")
     runs = AgentRun.objects.for_tenant(world.tenant_a)
     assert [run.agent.name for run in runs] == ["lead-digest"]
 

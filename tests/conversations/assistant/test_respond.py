@@ -915,7 +915,7 @@ def test_replies_name_an_agent_as_the_user_wrote_it_beside_its_slug(
     listed = respond(world, AssistantState(), "list my agents", ActionType.QUERY_INFO)
     assert "1. rapport-stocks (\u201cRapport Stocks\u201d) - Stock levels" in listed.reply.content
     ran = respond(world, listed.state, "run the first one", ActionType.EXECUTE_TASK)
-    assert ran.reply.content.startswith("Running rapport-stocks (\u201cRapport Stocks\u201d)")
+    assert ran.reply.content.startswith("rapport-stocks (\u201cRapport Stocks\u201d) can't run yet")
 
 
 def test_details_weighed_after_a_no_bring_the_proposal_back_to_wait_for_a_yes(

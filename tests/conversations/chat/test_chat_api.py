@@ -288,10 +288,10 @@ def test_journey_4_run_the_first_one_and_the_same_as_last_time(
     chat = Chat(world, world.owner)
     chat.reply("List my agents")
     ran = chat.say("Run the first one")
-    assert ran["assistant_message"]["content"].startswith("Running financial-analyzer")
+    assert ran["assistant_message"]["content"].startswith("financial-analyzer can't run yet")
     chat.reply("what can you do?")
     again = chat.reply("run the same thing as last time")
-    assert again.startswith("Running financial-analyzer")
+    assert again.startswith("financial-analyzer can't run yet")
     runs = list(AgentRun.objects.for_tenant(world.tenant_a).order_by("requested_at"))
     assert [r.agent.name for r in runs] == ["financial-analyzer", "financial-analyzer"]
     assert runs[0].status == "queued" and runs[0].requested_by == world.owner
@@ -372,7 +372,7 @@ def test_journeys_on_the_llm_tier(world: World, agents: Any, llm_server: Scripte
     llm_server.script(Reply.intent("query_info", 0.95))
     chat.reply("What agents do I have?")
     llm_server.script(Reply.intent("execute_task", 0.9, entities={"agent": "the second one"}))
-    assert chat.reply("Run the second one").startswith("Running jira-overdue-monitor")
+    assert chat.reply("Run the second one").startswith("jira-overdue-monitor can't run yet")
     # The classifier saw the numbered list of the previous turn.
     assert "jira-overdue-monitor" in llm_server.chat_requests[-1].prompt_text
 

@@ -94,7 +94,7 @@ def test_a_listed_agent_is_still_the_second_one_after_a_patch(
 
     ran = chat.reply("run the second one")
 
-    assert ran.startswith("Running jira-overdue-monitor")
+    assert ran.startswith("jira-overdue-monitor can't run yet")
     assert AgentRun.objects.for_tenant(world.tenant_a).get().agent.name == "jira-overdue-monitor"
 
 

@@ -220,6 +220,16 @@ const handlers = {
     notify(text);
   },
 
+  // A message stored outside a turn (an agent run's outcome), on the conversation shown.
+  message(frame) {
+    const message = frame.message;
+    if (!message?.id || message.conversation_id !== state.conversationId) return;
+    if (transcript.byId(message.id)) return; // already shown (a history that held it)
+    transcript.addMessage(message);
+    // The `conversation` frame sent with it brings the sidebar's count: only recount here.
+    refreshEarlier();
+  },
+
   conversation(frame) {
     const conversation = frame.conversation;
     if (!conversation?.id) return;
