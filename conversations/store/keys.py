@@ -33,6 +33,10 @@ COLUMNS = (
     ("skill-session documents", "skill_sessions_skillcreationsession", "context"),
     ("skill descriptions", "skill_sessions_skill", "description"),
     ("skill definitions", "skill_sessions_skill", "definition"),
+    ("run summaries", "conversations_agentrun", "summary"),
+    ("run progress", "conversations_agentrun", "progress"),
+    ("run reasons", "conversations_agentrun", "reason"),
+    ("runtime secrets", "conversations_runtimeconnection", "secret"),
 )
 
 

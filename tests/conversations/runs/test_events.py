@@ -108,3 +108,23 @@ def test_a_bad_report_is_a_400_and_changes_nothing(
     run.refresh_from_db()
     assert run.status == "queued"
     assert not AgentRunEvent.objects.for_tenant(world.tenant_a).exists()
+
+
+def test_summaries_and_reasons_are_encrypted_at_rest(
+    world: World, run: AgentRun, settings: Any
+) -> None:
+    from cryptography.fernet import Fernet
+    from django.db import connection
+
+    settings.OMNIFORGE_ENCRYPTION_KEYS = [Fernet.generate_key().decode()]
+    runtime = _runtime(mint_credentials("acme")["token"])
+    _post(runtime, run, type="succeeded", summary="Q3 revenue: 1.2M", event_id="s")
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT summary FROM conversations_agentrun WHERE id = %s", [run.id])
+        stored = cursor.fetchone()[0]
+        cursor.execute("SELECT secret FROM conversations_runtimeconnection")
+        secret = cursor.fetchone()[0]
+    assert stored.startswith("enc1:") and "revenue" not in stored
+    assert secret.startswith("enc1:")
+    run.refresh_from_db()
+    assert run.summary == "Q3 revenue: 1.2M"

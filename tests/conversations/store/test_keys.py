@@ -12,6 +12,7 @@ from django.core.management.base import CommandError
 from django.db import connection
 
 from conversations.models import Conversation, Message
+from conversations.runs.runtime import runtime_credentials_rotate
 from tests.conftest import World
 from tests.conversations.chat.test_chat_api import Chat
 
@@ -35,6 +36,7 @@ def test_rows_under_an_old_key_or_none_end_up_under_the_newest(world: World, set
     Chat(world, world.owner).say("Create an agent that watches Jira for overdue tickets")
     settings.OMNIFORGE_ENCRYPTION_KEYS = [OLD]
     Chat(world, world.owner).say("what can you do?")  # these rows under the old key
+    runtime_credentials_rotate(tenant=world.tenant_a)  # its signing secret too
     settings.OMNIFORGE_ENCRYPTION_KEYS = [NEW, OLD]
 
     dry = run("--dry-run")
@@ -55,6 +57,10 @@ def test_rows_under_an_old_key_or_none_end_up_under_the_newest(world: World, set
         "skill-session documents re-encrypted: 0 of 0",
         "skill descriptions re-encrypted: 0 of 0",
         "skill definitions re-encrypted: 0 of 0",
+        "run summaries re-encrypted: 0 of 0",
+        "run progress re-encrypted: 0 of 0",
+        "run reasons re-encrypted: 0 of 0",
+        "runtime secrets re-encrypted: 1 of 1",
     ]
     # Only the newest key is needed now, and everything reads as before.
     settings.OMNIFORGE_ENCRYPTION_KEYS = [NEW]
