@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_serializer
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from conversations.api.fields import StrictCharField, StrictSerializer, no_nul
@@ -12,8 +12,24 @@ from conversations.models import AgentRun
 from conversations.store.serializers import PageSerializer
 
 
+class _NullWhenEmpty(serializers.CharField):
+    """A value a run may not have: null rather than "" (so no client follows an empty id)."""
+
+    def to_representation(self, value: Any) -> str | None:
+        return str(value) if value else None
+
+
+@extend_schema_field({"type": "string", "format": "uri", "nullable": True, "readOnly": True})
+class _OptionalLink(_NullWhenEmpty):
+    pass
+
+
 class RunSerializer(serializers.ModelSerializer[AgentRun]):
     agent_id = serializers.CharField(read_only=True)
+    link = _OptionalLink(read_only=True, allow_null=True)
+    conversation_id = _NullWhenEmpty(
+        read_only=True, allow_null=True, help_text="The conversation it was asked from (chat)."
+    )
     agent_name = serializers.CharField(source="agent.name", read_only=True)
     # Stored encrypted as text.
     summary = serializers.CharField(read_only=True)

@@ -97,8 +97,9 @@ def _in_process(pairs: list[Pair]) -> None:
 
 
 def hand_on(pairs: Sequence[Pair]) -> None:
-    """Dispatch these runs in the background: Celery tasks, or a thread in the embedded mode."""
-    if settings.REDIS_URL:
+    """Dispatch these runs in the background: Celery tasks, or a thread in the embedded mode
+    (where Celery would run the task eagerly, inside the caller)."""
+    if not settings.CELERY_TASK_ALWAYS_EAGER:
         for start in range(0, len(pairs), BATCH):
             chunk = [[t, r] for t, r in pairs[start : start + BATCH]]
             runs_dispatch.apply_async(args=(chunk,))

@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from conversations.admin import TenantScopedAdmin
 from conversations.models import Agent, AgentRun, Tenant
+from conversations.runs.runtime import runtime_url_set
 from conversations.store import services
 from conversations.tenancy.services import token_issue, transcript_view_record
 from skill_sessions.models import RetentionRun, Skill, SkillCreationSession
@@ -28,6 +29,7 @@ def tenant_rows(tenant: Tenant, user: Any, word: str) -> None:
     services.message_add(conversation=conversation, role="user", content=f"{word} message")
     agent = Agent.objects.create(tenant=tenant, name=f"{word}-agent")
     AgentRun.objects.create(tenant=tenant, agent=agent, requested_by=user)
+    runtime_url_set(tenant=tenant, url=f"https://{word}-runtime.example.com/")
     transcript_view_record(conversation=conversation, viewer=user)
     token_issue(user=user)
     SkillCreationSession.objects.create(
