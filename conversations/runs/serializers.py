@@ -15,7 +15,7 @@ from conversations.store.serializers import PageSerializer
 class _NullWhenEmpty(serializers.CharField):
     """A value a run may not have: null rather than "" (so no client follows an empty id)."""
 
-    def to_representation(self, value: Any) -> str | None:
+    def to_representation(self, value: Any) -> str | None:  # type: ignore[override]
         return str(value) if value else None
 
 
