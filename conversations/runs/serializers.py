@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from drf_spectacular.utils import extend_schema_serializer
 from rest_framework import serializers
 
 from conversations.api.fields import StrictCharField, StrictSerializer, no_nul
@@ -19,14 +19,9 @@ class _NullWhenEmpty(serializers.CharField):
         return str(value) if value else None
 
 
-@extend_schema_field({"type": "string", "format": "uri", "nullable": True, "readOnly": True})
-class _OptionalLink(_NullWhenEmpty):
-    pass
-
-
 class RunSerializer(serializers.ModelSerializer[AgentRun]):
     agent_id = serializers.CharField(read_only=True)
-    link = _OptionalLink(read_only=True, allow_null=True)
+    link = _NullWhenEmpty(read_only=True, allow_null=True, help_text="As the runtime gave it.")
     conversation_id = _NullWhenEmpty(
         read_only=True, allow_null=True, help_text="The conversation it was asked from (chat)."
     )
@@ -48,16 +43,6 @@ class RunPageSerializer(PageSerializer):
     results = RunSerializer(many=True)
 
 
-class _HttpUrlField(serializers.URLField):
-    """A link the chat may show: http or https only (no javascript:, no data:)."""
-
-    def to_internal_value(self, data: Any) -> str:
-        value = super().to_internal_value(data)
-        if not value.lower().startswith(("http://", "https://")):
-            self.fail("invalid")
-        return value
-
-
 @extend_schema_serializer(component_name="RunEvent")
 class RunEventSerializer(StrictSerializer):
     type = serializers.ChoiceField(choices=("started", "progress", "succeeded", "failed"))
@@ -69,7 +54,10 @@ class RunEventSerializer(StrictSerializer):
         max_length=2000, required=False, allow_blank=True, validators=[no_nul],
         help_text="What it did (succeeded), or what it is doing (progress).",
     )  # fmt: skip
-    link = _HttpUrlField(max_length=2000, required=False, allow_blank=True)
+    link = StrictCharField(
+        max_length=2000, required=False, allow_blank=True, validators=[no_nul],
+        help_text="Where the result is; the chat shows it only when it is an http(s) URL.",
+    )  # fmt: skip
     reason = StrictCharField(
         max_length=2000, required=False, allow_blank=True, validators=[no_nul],
         help_text="Why it failed (failed).",

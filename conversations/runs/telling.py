@@ -33,7 +33,7 @@ def _outcome_words(run: AgentRun) -> str:
     if run.status == AgentRun.Status.SUCCEEDED:
         values["summary"] = run.summary or _("it reported no summary")
         words = _("%(name)s finished: %(summary)s") % values
-        if run.link:
+        if run.link.lower().startswith(("https://", "http://")):  # never javascript: or data:
             words += "\n\n" + _("The result: %(link)s") % {"link": run.link}
         return words
     if run.status == AgentRun.Status.FAILED:

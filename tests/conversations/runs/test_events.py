@@ -92,7 +92,6 @@ def test_rotated_credentials_stop_the_old_token(world: World, run: AgentRun) -> 
     [
         {"type": "finished"},
         {"type": "succeeded", "summary": 12},
-        {"type": "succeeded", "link": "javascript:alert(1)"},
         {"type": "progress", "summary": "x" * 2001},
         {"type": "started", "extra": 1},
         {"type": "failed", "reason": "nul\x00"},
@@ -128,3 +127,30 @@ def test_summaries_and_reasons_are_encrypted_at_rest(
     assert secret.startswith("enc1:")
     run.refresh_from_db()
     assert run.summary == "Q3 revenue: 1.2M"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_link_is_kept_as_given_and_told_only_when_it_is_a_web_address(world: World) -> None:
+    from conversations.runs.services import RunEvent, run_event_apply
+    from tests.conversations.chat.test_chat_api import Chat
+
+    agent = agent_create(tenant=world.tenant_a, name="lead-digest", created_by=world.owner)
+    chat = Chat(world, world.owner)
+    chat.reply("hello")
+    told = []
+    for link in ("javascript:alert(1)", "https://crm.example.com/report/7"):
+        run = run_request(
+            agent=agent, user=world.owner, trigger="chat", conversation_id=str(chat.conversation_id)
+        )
+        run_event_apply(
+            tenant_id=world.tenant_a.pk, run_id=run.id,
+            event=RunEvent(type="succeeded", summary="done", link=link, event_id="s"),
+        )  # fmt: skip
+        run.refresh_from_db()
+        assert run.link == link
+        told.append(chat.client.get(f"/api/v1/conversations/{chat.conversation_id}/messages/"))
+    contents = [m["content"] for m in told[-1].json()["results"] if m["role"] == "assistant"]
+    assert contents[-2] == "lead-digest finished: done"
+    assert (
+        contents[-1] == "lead-digest finished: done\n\nThe result: https://crm.example.com/report/7"
+    )
