@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from config.logs import quiet_unless_verbose
 from conversations.chat.scenarios import (
     ScenarioFileError,
     ScenarioResult,
@@ -45,7 +46,8 @@ class Command(BaseCommand):
         engine = "offline" if offline or not llm_status()[0] else "llm, offline fallback"
         if sys.stderr.isatty():
             self.stderr.write(f"{len(scenarios)} scenarios from {path}, engine: {engine}")
-        results = list(scenarios_run(scenarios, offline=offline, progress=self._progress()))
+        with quiet_unless_verbose(options["verbosity"]):
+            results = list(scenarios_run(scenarios, offline=offline, progress=self._progress()))
         summary = report(results)
         if options["json"]:
             self.stdout.write(json.dumps(summary, ensure_ascii=False))

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from config.logs import quiet_unless_verbose
 from intents.evaluation import (
     DEFAULT_DATASET,
     LABELS,
@@ -67,10 +68,9 @@ class Command(BaseCommand):
         offline_only = options["offline"]
         tier = "offline" if offline_only or not llm_status()[0] else "llm, offline fallback"
         self.stderr.write(f"{len(cases)} cases from {path}, tier: {tier}")
-        scored = list(
-            run_cases(cases, offline_only=offline_only, progress=self._progress(len(cases)))
-        )
-        sys.stderr.write("\n")
+        with quiet_unless_verbose(options["verbosity"]):
+            progress = self._progress(len(cases))
+            scored = list(run_cases(cases, offline_only=offline_only, progress=progress))
         result = report(scored)
         if options["json"]:
             self.stdout.write(json.dumps(result, ensure_ascii=False))
@@ -126,12 +126,10 @@ class Command(BaseCommand):
         out("")
 
     def _progress(self, total: int) -> Any:
-        width = 30
-
-        def show(done: int) -> None:
-            filled = width * done // total
-            sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-            sys.stderr.flush()
+        def show(done: int) -> None:  # on a terminal only, like eval_scenarios
+            if sys.stderr.isatty():
+                sys.stderr.write(f"\r{done} cases run" + ("\n" if done == total else ""))
+                sys.stderr.flush()
 
         return show
 
