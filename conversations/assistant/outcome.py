@@ -16,6 +16,7 @@ from conversations.models import Tenant
 from intents.reading.reading import Reading, read
 from intents.types import ActionType, AgentRef, HistoryTurn, IntentResult
 from intents.understanding import Understanding
+from skill_sessions.generate import DefinitionWriter
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,8 @@ class Turn:
     # The tenant's agents as the turn already loaded them for the classifier (None: load them
     # when needed).
     agents: Sequence[AgentRef] | None = None
+    # A skill definition the LLM writes for this turn outside its synchronous step.
+    definitions: DefinitionWriter = field(default_factory=DefinitionWriter, compare=False)
 
     @cached_property
     def understanding(self) -> Understanding:

@@ -21,7 +21,6 @@ from intents.reading.topics import Topic
 from skill_sessions import services
 from skill_sessions.context import SkillContext
 from skill_sessions.flow import QUESTIONS, Step, question, skill_start, skill_step, summary_lines
-from skill_sessions.generate import generate_definition
 from skill_sessions.models import SkillCreationSession
 
 
@@ -75,7 +74,7 @@ def skill_session_start(turn: Turn, state: AssistantState, said: Reading) -> Out
 def skill_session_continue(
     turn: Turn, state: AssistantState, loaded: services.LoadedSession
 ) -> Outcome:
-    step = skill_step(loaded.context, turn.reading, generate=generate_definition)
+    step = skill_step(loaded.context, turn.reading, generate=turn.definitions)
     return _outcome(turn, state, loaded.row.session_id, step, loaded.row.version)
 
 

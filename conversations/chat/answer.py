@@ -85,6 +85,12 @@ class TurnAnswer(TurnBase):
             agents=begun.agents,
         )
         try:
+            outcome = await sync_to_async(assistant_respond)(begun.state, turn)
+            if not turn.definitions.waiting:
+                return outcome
+            # The step needs a skill definition from the LLM: written here, on the event loop,
+            # not on the worker thread the process's sockets share; then the step runs again.
+            await turn.definitions.write()
             return await sync_to_async(assistant_respond)(begun.state, turn)
         except TRANSIENT_STORAGE_ERRORS:
             logger.warning("chat: storage unavailable while the assistant read", exc_info=True)
