@@ -27,6 +27,7 @@ from django.utils import timezone
 from conversations.models import Conversation, Message, Tenant, new_id
 from conversations.models.fields import encrypt_text
 from conversations.store.broadcast import conversation_changed
+from conversations.store.plain import plain_words
 from conversations.store.selectors import table
 from conversations.store.tokens import count_tokens
 from intents.redaction import redact
@@ -48,7 +49,8 @@ class _AlreadyStored(Exception):
 
 
 def title_from_text(text: str) -> str:
-    line = " ".join(redact(text).text.split())  # a title never repeats a secret
+    # A title never repeats a secret, nor Markdown's markup ("```python", "**", "# ").
+    line = plain_words(redact(text).text)
     if len(line) <= TITLE_MAX_CHARS:
         return line
     return line[: TITLE_MAX_CHARS - 1].rsplit(" ", 1)[0].rstrip(" ,.;:") + "…"
