@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from conversations.chat.consumers import HISTORY_ON_CONNECT
 from conversations.store import selectors
 from conversations.tenancy.permissions import membership_of
 
@@ -36,6 +37,7 @@ def chat_page(request: HttpRequest, conversation_id: str | None = None) -> HttpR
             "conversation_id": conversation_id or "",
             "tenant": membership.tenant,
             "ws_path": "/ws/chat/",
+            "history_limit": HISTORY_ON_CONNECT,
             "message_max_chars": settings.OMNIFORGE_MESSAGE_MAX_CHARS,
         },
     )

@@ -33,7 +33,7 @@ def test_a_blank_chat_is_ready_to_type_in_and_creates_nothing(
 
     assert fake.connection().conversation_id is None
     expect(composer(page)).to_be_focused()
-    expect(composer(page)).to_have_attribute("maxlength", "16000")
+    expect(composer(page)).to_have_attribute("data-max-chars", "16000")
     expect(page.get_by_role("heading", name="What should we take off your plate?")).to_be_visible()
     account = page.get_by_role("complementary", name="Conversations").locator(".account")
     expect(account).to_contain_text("olivia")

@@ -19,6 +19,7 @@ const state = {
   socket: null,
   sending: false, // a message of this page is on its way or its answer is streaming
   drafts: new Map(), // text typed but not sent, per conversation ("" for the blank chat)
+  moreEarlier: false, // the server has messages before the first one shown
 };
 
 // --- notices ----------------------------------------------------------------------------------
@@ -152,7 +153,10 @@ function foreign(frame) {
 
 const handlers = {
   ready(frame) {
-    transcript.setHistory(Array.isArray(frame.history) ? frame.history : []);
+    const history = Array.isArray(frame.history) ? frame.history : [];
+    transcript.setHistory(history);
+    // The server sends at most the last `historyLimit` messages: a shorter history is all of it.
+    state.moreEarlier = history.length >= historyLimit;
     const pending = state.socket.pending;
     for (const entry of pending) transcript.addPending(entry.clientMessageId, entry.content);
     if (!pending.length) transcript.showResume(frame.state);
@@ -359,12 +363,13 @@ $("#welcome").addEventListener("click", (event) => {
 
 // --- older messages ---------------------------------------------------------------------------
 
+// Shown when the server said there is more before the first message shown: the history it sent
+// on connect was cut at its limit, or the last page fetched had a next one. Never from counts,
+// which a streaming answer or a live outcome puts ahead of what is shown.
 const earlier = $("#earlier");
+const historyLimit = Number(root.dataset.historyLimit) || Infinity;
 function refreshEarlier() {
-  const conversation = sidebar.get(state.conversationId);
-  const shown = transcript.messageCount;
-  const more = conversation && shown > 0 && conversation.message_count > shown;
-  earlier.hidden = !(more && transcript.firstMessageId);
+  earlier.hidden = !(state.moreEarlier && transcript.firstMessageId);
 }
 earlier.addEventListener("click", async () => {
   const id = state.conversationId;
@@ -373,7 +378,8 @@ earlier.addEventListener("click", async () => {
     const page = await conversationsApi.messagesBefore(id, transcript.firstMessageId);
     if (id !== state.conversationId) return;
     const added = transcript.prepend(page.results);
-    if (!page.next || !added) earlier.hidden = true;
+    state.moreEarlier = Boolean(page.next && added);
+    refreshEarlier();
   } catch (error) {
     notify(`Earlier messages could not be loaded. ${error.message}`);
   } finally {

@@ -8,7 +8,8 @@ export class Composer {
    * @param {HTMLTextAreaElement} options.input
    * @param {HTMLButtonElement} options.sendButton
    * @param {HTMLButtonElement} options.stopButton
-   * @param {HTMLElement} options.counter  "1,200 characters left", shown near the limit
+   * @param {HTMLElement} options.counter  "1,200 characters left" near the limit; over it, by how
+   *   much (a paste is never cut silently: the text stays whole and cannot be sent until shorter)
    * @param {(text: string) => boolean} options.onSend  false keeps the text in the box
    * @param {() => void} options.onStop
    */
@@ -16,7 +17,7 @@ export class Composer {
     Object.assign(this, { form, input, sendButton, stopButton, counter, onSend, onStop });
     this.composing = false;
     this.busy = false;
-    this.maxChars = Number(input.getAttribute("maxlength")) || Infinity;
+    this.maxChars = Number(input.dataset.maxChars) || Infinity;
     input.addEventListener("compositionstart", () => {
       this.composing = true;
     });
@@ -44,7 +45,7 @@ export class Composer {
 
   submit() {
     const text = this.input.value.trim();
-    if (!text) return; // the page decides what happens while an answer streams
+    if (!text || this.over) return; // the page decides what happens while an answer streams
     if (this.onSend(text) === false) return;
     this.value = "";
   }
@@ -54,12 +55,19 @@ export class Composer {
     this.input.style.height = "auto";
     // Empty, it keeps the CSS height: a long placeholder must not make it grow.
     if (this.input.value) this.input.style.height = `${this.input.scrollHeight}px`;
-    const empty = !this.input.value.trim();
-    this.sendButton.disabled = empty;
     const left = this.maxChars - this.input.value.length;
+    this.over = left < 0;
+    this.sendButton.disabled = !this.input.value.trim() || this.over;
     const near = Number.isFinite(left) && left <= Math.max(200, this.maxChars * 0.1);
     this.counter.hidden = !near;
-    this.counter.textContent = near ? `${left.toLocaleString()} characters left` : "";
+    this.counter.classList.toggle("is-over", this.over);
+    this.input.setAttribute("aria-invalid", String(this.over));
+    const limit = this.maxChars.toLocaleString();
+    this.counter.textContent = !near
+      ? ""
+      : this.over
+        ? `${(-left).toLocaleString()} characters over the limit of ${limit}: shorten it to send`
+        : `${left.toLocaleString()} characters left`;
   }
 
   get value() {
