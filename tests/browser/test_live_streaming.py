@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -24,7 +25,7 @@ from tests.live import Server
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-THINKING_S = 2.0
+THINKING_S = 2.0  # a turn nobody holds: the tests that look at "thinking" hold the model instead
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +69,8 @@ def test_a_message_streams_in_behind_the_thinking_indicator_and_is_stored(
 ) -> None:
     demo_agents(olivia)
     chat = ChatPage.open(context, slow_daphne)
+    model_answers = threading.Event()  # the model answers when the test has seen it thinking
+    scripted.script(Reply(content=json.dumps(intent_json("query_info")), hold=model_answers))
     chat.send("list my agents")
 
     answer = chat.answers.last
@@ -77,7 +80,8 @@ def test_a_message_streams_in_behind_the_thinking_indicator_and_is_stored(
     expect(chat.page.get_by_role("button", name="Stop the answer")).to_be_visible()
     assert chat.finished_answers.count() == 0  # still thinking: the model has not answered
 
-    expect(answer.locator("ol > li")).to_have_count(3, timeout=THINKING_S * 1000 + 10_000)
+    model_answers.set()
+    expect(answer.locator("ol > li")).to_have_count(3, timeout=10_000)
     expect(answer).not_to_have_attribute("aria-busy", "true")
     expect(answer.locator(".thinking")).to_have_count(0)
     expect(chat.page.get_by_role("button", name="Send message")).to_be_visible()
@@ -109,7 +113,9 @@ def test_a_turn_sent_on_one_device_streams_on_the_other(
 ) -> None:
     demo_agents(olivia)
     laptop = ChatPage.open(new_context(), slow_daphne)
-    scripted.script(Reply.intent("query_info"))  # the first turn, quickly
+    model_answers = threading.Event()  # the second turn's model answers once the phone saw it
+    held = Reply(content=json.dumps(intent_json("query_info")), hold=model_answers)
+    scripted.script(Reply.intent("query_info"), held)  # the first turn quickly
     laptop.ask("what can you do?")
     conversation_id = laptop.conversation_id
     phone_context = new_context(viewport=PHONE, is_mobile=True, has_touch=True)
@@ -122,7 +128,8 @@ def test_a_turn_sent_on_one_device_streams_on_the_other(
     expect(phone.mine.last.locator(".msg-body")).to_have_text("list my agents")
     expect(phone.answers.last.locator(".thinking")).to_be_visible()
     expect(phone.page.get_by_role("button", name="Stop the answer")).to_be_visible()
-    expect(phone.finished_answers).to_have_count(2, timeout=THINKING_S * 1000 + 10_000)
+    model_answers.set()
+    expect(phone.finished_answers).to_have_count(2, timeout=10_000)
     expect(phone.finished_answers.last.locator("ol > li")).to_have_count(3)
     expect(phone.page.get_by_role("button", name="Send message")).to_be_visible()
 
@@ -142,7 +149,8 @@ def test_stop_while_thinking_stores_the_reply_marked_interrupted_and_does_nothin
     demo_agents(olivia)
     chat = ChatPage.open(context, slow_daphne)
     run = json.dumps(intent_json("execute_task", 0.95))
-    scripted.script(Reply(content=run, delay_s=THINKING_S))
+    model_answers = threading.Event()  # never before the stop: the model is still thinking
+    scripted.script(Reply(content=run, hold=model_answers))
     chat.send("run jira-overdue-monitor")
     answer = chat.answers.last
     expect(answer.locator(".thinking")).to_be_visible()
@@ -151,9 +159,8 @@ def test_stop_while_thinking_stores_the_reply_marked_interrupted_and_does_nothin
     # "Stopping…" shows only until the server answers, which a cancelled classification lets it
     # do at once (the mocked test_stop_while_thinking_says_so_until_the_stored_reply_comes holds
     # the server back to see it).
-    expect(answer.locator(".tag-stopped")).to_have_text(
-        "Stopped", timeout=THINKING_S * 1000 + 10_000
-    )
+    expect(answer.locator(".tag-stopped")).to_have_text("Stopped", timeout=10_000)
+    model_answers.set()  # the cancelled call's answer, which nobody waits for any more
     expect(answer).to_have_class(re.compile(r"\bis-interrupted\b"))
     expect(chat.page.get_by_role("button", name="Send message")).to_be_visible()
     assert chat.sent[-1] == {"type": "stop"}

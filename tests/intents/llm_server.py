@@ -53,6 +53,8 @@ class Reply:
     )
     # When set, sent verbatim instead of a chat-completion body (non-JSON bodies, odd shapes).
     raw_body: bytes | None = None
+    # When set, the answer waits until the test sets it (a state, not a time), at most a minute.
+    hold: threading.Event | None = None
 
     @classmethod
     def intent(
@@ -155,6 +157,14 @@ class ScriptedLLMServer:
         self._httpd.server_close()
         self._thread.join(timeout=5)
 
+    def _released(self, hold: threading.Event, limit_s: float = 60.0) -> bool:
+        """Whether ``hold`` was set (False when the server closes or a minute passes first)."""
+        deadline = time.monotonic() + limit_s
+        while not hold.wait(0.05):
+            if self._closing.is_set() or time.monotonic() > deadline:
+                return False
+        return True
+
     def _next_reply(self, record: RecordedRequest) -> Reply:
         with self._lock:
             self.requests.append(record)
@@ -197,6 +207,8 @@ def _make_handler(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 return
             reply = server._next_reply(record)
             if reply.delay_s and server._closing.wait(reply.delay_s):
+                return
+            if reply.hold is not None and not server._released(reply.hold):
                 return
             if reply.raw_body is not None:
                 self._send_bytes(reply.status, reply.raw_body, "application/json")
