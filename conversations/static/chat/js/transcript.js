@@ -3,6 +3,7 @@
 
 import { fill, h, icon } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { resumeCard } from "./resume.js";
 
 const METHOD_LABELS = { fast_path: "Fast path", llm: "LLM", offline: "Offline" };
 const STICK_TO_BOTTOM_PX = 96;
@@ -393,64 +394,11 @@ export class Transcript {
   // --- where you left off --------------------------------------------------------------------
 
   showResume(state) {
-    const wizard = state?.wizard;
-    const options = Array.isArray(state?.options) ? state.options : [];
-    if (!wizard && !options.length) {
+    const card = resumeCard(state, () => this.hideResume());
+    if (!card) {
       this.hideResume();
       return;
     }
-    const gathered = Array.isArray(wizard?.gathered) ? wizard.gathered : [];
-    const card = h(
-      "section",
-      { class: "resume-card", "aria-labelledby": "resume-title" },
-      h(
-        "div",
-        { class: "resume-head" },
-        h("span", { class: "resume-kicker" }, icon("bookmark", 14), "Where you left off"),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "icon-button",
-            "aria-label": "Dismiss",
-            title: "Dismiss",
-            onclick: () => this.hideResume(),
-          },
-          icon("close", 14),
-        ),
-      ),
-      h("h2", { id: "resume-title", class: "resume-title", text: wizard?.title || "Pick one to carry on" }),
-      gathered.length
-        ? h(
-            "dl",
-            { class: "resume-gathered" },
-            gathered.map((item) =>
-              h(
-                "div",
-                { class: "resume-field" },
-                h("dt", { text: item.label || item.field }),
-                h("dd", { text: item.value }),
-              ),
-            ),
-          )
-        : null,
-      wizard?.question ? h("p", { class: "resume-question", text: wizard.question }) : null,
-      options.length
-        ? h(
-            "div",
-            { class: "resume-options", role: "group", "aria-label": "Options" },
-            options.map((option) =>
-              h(
-                "button",
-                { type: "button", class: "option-button", dataset: { choice: String(option.n) } },
-                h("span", { class: "option-number", text: String(option.n) }),
-                h("span", { class: "option-label", text: option.label }),
-                icon("arrow", 14),
-              ),
-            ),
-          )
-        : null,
-    );
     this.resume.replaceChildren(card);
     this.resume.hidden = false;
     this.refreshEmpty();
