@@ -36,6 +36,7 @@ export class Transcript {
   constructor({ log, scroller, empty, resume, loading, logoUrl, onChoice, onRetry }) {
     Object.assign(this, { log, scroller, empty, resume, loading, logoUrl, onChoice, onRetry });
     this.streaming = null; // {el, body, text, intent, frame}
+    this.connected = false; // a message on its way is "Sending…" when true, else "Not sent yet"
     this.log.addEventListener("click", (event) => this.clicked(event));
     this.log.addEventListener("keydown", (event) => this.keyed(event));
     this.resume.addEventListener("click", (event) => this.clicked(event));
@@ -225,7 +226,7 @@ export class Transcript {
     el.dataset.clientId = clientMessageId;
     el.dataset.content = content; // for "Retry"
     el.classList.add("is-pending");
-    el.querySelector(".msg-meta").replaceChildren(sendingState());
+    el.querySelector(".msg-meta").replaceChildren(this.pendingState());
     this.hideResume();
     this.log.append(el);
     this.refreshEmpty();
@@ -269,7 +270,26 @@ export class Transcript {
     if (!el) return;
     el.classList.remove("is-failed");
     el.classList.add("is-pending");
-    el.querySelector(".msg-meta").replaceChildren(sendingState());
+    el.querySelector(".msg-meta").replaceChildren(this.pendingState());
+  }
+
+  /** The socket is ready (the messages on their way are being sent) or not (they wait). */
+  setConnected(connected) {
+    if (this.connected === connected) return;
+    this.connected = connected;
+    for (const el of this.log.querySelectorAll(".msg-user.is-pending")) {
+      el.querySelector(".msg-meta").replaceChildren(this.pendingState());
+    }
+  }
+
+  pendingState() {
+    if (this.connected) return h("span", { class: "msg-state" }, icon("clock", 12), "Sending…");
+    return h(
+      "span",
+      { class: "msg-state msg-state-queued", title: "Kept in this browser until it is sent" },
+      icon("clock", 12),
+      "Not sent yet · sends when connected",
+    );
   }
 
   // --- the answer streaming in ----------------------------------------------------------------
@@ -420,10 +440,6 @@ export class Transcript {
   scrollToEnd() {
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
-}
-
-function sendingState() {
-  return h("span", { class: "msg-state" }, icon("clock", 12), "Sending…");
 }
 
 function badge(intent) {
