@@ -46,7 +46,7 @@ def test_a_restart_shows_the_banner_and_a_message_typed_meanwhile_is_sent_once(
     chat.send("what can you do?")
     waiting = chat.mine.last
     expect(waiting).to_have_class(re.compile(r"\bis-pending\b"))
-    expect(waiting.locator(".msg-meta")).to_contain_text("Sending")
+    expect(waiting.locator(".msg-meta")).to_contain_text("Not sent yet")
     expect(chat.banner).to_contain_text("Your message will be sent then.", timeout=RECONNECT_MS)
     assert len(messages(olivia, conversation_id)) == 2
 

@@ -13,6 +13,7 @@ from playwright.sync_api import BrowserContext, Page, expect
 from tests.browser.fake_socket import (
     FakeChatServer,
     message,
+    wait_for,
 )
 from tests.browser.helpers import composer, conversation, open_chat
 from tests.conftest import World
@@ -151,3 +152,65 @@ def test_a_turn_sent_from_another_tab_shows_up(
 
     expect(page.locator(".msg-user .msg-body")).to_have_text("sent from my phone")
     expect(page.locator(".msg-assistant .msg-body")).to_have_text("Answered everywhere.")
+
+
+# --- the outbox kept in the browser ------------------------------------------------------------
+
+
+def test_a_reload_keeps_an_unacknowledged_message_and_its_replayed_turn_shows_once(
+    page: Page, fake: FakeChatServer, daphne: Server, olivia: World
+) -> None:
+    chat = conversation(olivia, "Weekly report")
+    key = f"omniforge.outbox.{olivia.owner.pk}.{chat.id}"
+    fake.on_connect = None  # the server is slow to say ready: the test answers each socket
+    open_chat(page, daphne, f"/c/{chat.id}/")
+    fake.connection(1).ready()
+    box = composer(page)
+    box.fill("weekly please")
+    box.press("Enter")
+    sent = fake.next_message(fake.connection(1))
+    stored = page.evaluate("key => JSON.parse(localStorage.getItem(key))", key)
+    assert stored == [{"clientMessageId": sent["client_message_id"], "content": "weekly please"}]
+
+    # The server stored it, but the page went away before the ack (a reload).
+    page.reload()
+    second = fake.connection(2)
+    mine = page.locator(".msg-user")
+    expect(mine).to_have_count(1)
+    expect(mine).to_have_class("msg msg-user is-pending")
+    expect(mine.locator(".msg-meta")).to_have_text("Not sent yet · sends when connected")
+    assert second.messages == []
+
+    user = message("user", "weekly please", conversation_id=chat.id, id="U2")
+    reply = message("assistant", "Weekly it is.", conversation_id=chat.id, id="A2")
+    second.ready([user, reply])
+    resent = fake.next_message(second)
+    assert resent == sent  # once, with the id it was written with
+    expect(page.locator(".msg-user.is-pending .msg-meta")).to_have_text("Sending…")
+    # The server answers the re-send from the stored turn: its ack, then the turn again.
+    second.ack(resent, chat.id, "U2")
+    second.answer(chat.id, "Weekly it is.", message_id="A2")
+
+    expect(page.locator(".msg-assistant .msg-body")).to_have_text(["Weekly it is."])
+    expect(page.locator(".msg-user .msg-body")).to_have_text(["weekly please"])
+    expect(page.locator(".msg.is-pending")).to_have_count(0)
+    assert page.evaluate("key => localStorage.getItem(key)", key) is None
+    assert len(second.messages) == 1
+
+
+def test_the_messages_kept_for_a_deleted_conversation_are_forgotten(
+    page: Page, fake: FakeChatServer, daphne: Server, olivia: World
+) -> None:
+    gone = conversation(olivia, "Deleted elsewhere")
+    key = f"omniforge.outbox.{olivia.owner.pk}.{gone.id}"
+    open_chat(page, daphne)
+    kept = [{"clientMessageId": "kept-1", "content": "typed before it was deleted"}]
+    page.evaluate("([key, kept]) => localStorage.setItem(key, JSON.stringify(kept))", [key, kept])
+
+    fake.connection().send(
+        {"type": "conversation", "event": "deleted", "conversation": {"id": gone.id}}
+    )
+
+    wait_for(
+        page, lambda: page.evaluate("key => localStorage.getItem(key) === null", key), "forgotten"
+    )

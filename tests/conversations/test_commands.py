@@ -11,7 +11,7 @@ import pytest
 from cryptography.fernet import Fernet
 from django.contrib.auth import authenticate, get_user_model
 from django.core.management import CommandError, call_command
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
 from rest_framework.test import APIClient
 
 from conversations.models import Agent, ApiToken, Conversation, Membership, Tenant
@@ -99,6 +99,30 @@ def test_seed_demo_loads_the_demo_tenant_once() -> None:
     assert Conversation.objects.for_tenant(demo).count() == 1
     user = authenticate(RequestFactory().post("/accounts/login/"), username="demo", password="demo")
     assert user is not None and user.is_staff
+
+
+@pytest.mark.django_db
+def test_seed_demo_again_leaves_the_demo_users_password_sessions_and_data_alone() -> None:
+    run("seed_demo")
+    user = get_user_model().objects.get(username="demo")
+    user.set_password("changed-by-demo")
+    user.save()
+    password_hash = user.password
+    demo = Tenant.objects.get(slug="demo")
+    Agent.objects.for_tenant(demo).filter(name="notion-reporter").delete()
+    browser = Client()
+    browser.force_login(user)
+    assert browser.get("/").status_code == 200
+
+    out = run("seed_demo")
+
+    user.refresh_from_db()
+    assert user.password == password_hash
+    signed_in = browser.get("/")
+    assert signed_in.status_code == 200 and signed_in.wsgi_request.user == user
+    assert "exists already" in out and "sessions and data are left as they are" in out
+    assert not Agent.objects.for_tenant(demo).filter(name="notion-reporter").exists()
+    assert Conversation.objects.for_tenant(demo).count() == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -4,6 +4,7 @@
 
 import { conversationsApi } from "./api.js";
 import { Composer } from "./composer.js";
+import { StoredOutbox, outboxForget } from "./outbox.js";
 import { CLOSE, ChatSocket } from "./socket.js";
 import { Sidebar, titleOf } from "./sidebar.js";
 import { Transcript } from "./transcript.js";
@@ -15,6 +16,7 @@ const DETAILS_KEY = "omniforge.showDetails";
 const narrowScreen = window.matchMedia("(max-width: 760px)");
 
 const state = {
+  userId: root.dataset.userId, // whose outbox this page keeps and sends
   conversationId: root.dataset.conversationId || null,
   socket: null,
   sending: false, // a message of this page is on its way or its answer is streaming
@@ -239,6 +241,7 @@ const handlers = {
     if (!conversation?.id) return;
     if (frame.event === "deleted") {
       sidebar.remove(conversation.id);
+      outboxForget(state.userId, conversation.id);
       if (conversation.id === state.conversationId) {
         notify("This conversation was deleted.");
         open(null, { history: "replace" });
@@ -278,13 +281,18 @@ function connect(conversationId) {
     onStatus: (status) => {
       if (state.socket !== socket) return;
       root.dataset.connection = status.state; // connecting, ready or waiting
+      transcript.setConnected(status.state === "ready");
       showBanner(status);
     },
     onClose: (close) => {
       if (state.socket === socket) closed(close);
     },
+    store: new StoredOutbox(state.userId, conversationId),
   });
   state.socket = socket;
+  // What an earlier page left unsent shows at once, marked; `ready` sends it.
+  transcript.setConnected(false);
+  for (const entry of socket.pending) transcript.addPending(entry.clientMessageId, entry.content);
   socket.connect();
 }
 

@@ -4,6 +4,8 @@
 // acknowledged). A message stays in the outbox until its `ack` arrives; after every `ready`
 // (the first connection and each reconnect) the outbox is sent again with the original
 // client_message_id, which the server answers with the stored turn instead of a second copy.
+// The outbox is mirrored in a store (outbox.js, the browser's storage), which also hands a new
+// socket the messages an earlier page of this user and conversation left unsent.
 
 const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 15000;
@@ -36,14 +38,18 @@ export class ChatSocket {
    * @param {(status: object) => void} options.onStatus
    *   {state: "connecting"|"ready"|"waiting", attempt, retryAt?, code?}
    * @param {(close: {code: number, reason: string}) => void} options.onClose  every close the server decided
+   * @param {{load: Function, add: Function, remove: Function, moveTo: Function}} [options.store]
+   *   where the outbox is kept across pages (StoredOutbox); none keeps it in memory only
    */
-  constructor({ path, conversationId, onFrame, onStatus, onClose }) {
+  constructor({ path, conversationId, onFrame, onStatus, onClose, store = null }) {
     this.path = path;
     this.conversationId = conversationId || null;
     this.onFrame = onFrame;
     this.onStatus = onStatus;
     this.onClose = onClose;
-    this.outbox = []; // [{clientMessageId, content, sent}] in the order they were written
+    this.store = store;
+    // [{clientMessageId, content, sent}] in the order they were written
+    this.outbox = (store?.load() ?? []).map((entry) => ({ ...entry, sent: false }));
     this.ws = null;
     this.isReady = false;
     this.attempt = 0; // consecutive failed connections; 0 after every ready
@@ -90,6 +96,7 @@ export class ChatSocket {
     }
     if (frame.type === "ack" && frame.client_message_id) {
       this.outbox = this.outbox.filter((entry) => entry.clientMessageId !== frame.client_message_id);
+      this.store?.remove(frame.client_message_id);
     }
     this.onFrame(frame);
   }
@@ -131,6 +138,7 @@ export class ChatSocket {
   // A blank chat's first message created the conversation: reconnects open that one.
   setConversation(conversationId) {
     this.conversationId = conversationId;
+    this.store?.moveTo(conversationId, this.outbox);
   }
 
   frameFits(frame) {
@@ -143,6 +151,7 @@ export class ChatSocket {
     if (!this.frameFits(frame)) return null;
     const entry = { clientMessageId, content, sent: false };
     this.outbox.push(entry);
+    this.store?.add(entry);
     if (this.isReady) this.transmit(entry);
     return clientMessageId;
   }
@@ -169,14 +178,19 @@ export class ChatSocket {
 
   /** Take the oldest message sent on this socket and not acknowledged (the one an error is about). */
   takeOldestInFlight() {
-    const index = this.outbox.findIndex((entry) => entry.sent);
-    return index < 0 ? null : this.outbox.splice(index, 1)[0];
+    return this.takeAt(this.outbox.findIndex((entry) => entry.sent));
   }
 
   /** Take a message of the outbox by its client_message_id (an error frame names it). */
   take(clientMessageId) {
-    const index = this.outbox.findIndex((entry) => entry.clientMessageId === clientMessageId);
-    return index < 0 ? null : this.outbox.splice(index, 1)[0];
+    return this.takeAt(this.outbox.findIndex((entry) => entry.clientMessageId === clientMessageId));
+  }
+
+  takeAt(index) {
+    if (index < 0) return null;
+    const [entry] = this.outbox.splice(index, 1);
+    this.store?.remove(entry.clientMessageId); // refused: shown with Retry, not sent by itself
+    return entry;
   }
 
   get pending() {

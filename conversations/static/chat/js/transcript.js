@@ -3,6 +3,7 @@
 
 import { fill, h, icon } from "./dom.js";
 import { renderMarkdown } from "./markdown.js";
+import { resumeCard } from "./resume.js";
 
 const METHOD_LABELS = { fast_path: "Fast path", llm: "LLM", offline: "Offline" };
 const STICK_TO_BOTTOM_PX = 96;
@@ -35,6 +36,7 @@ export class Transcript {
   constructor({ log, scroller, empty, resume, loading, logoUrl, onChoice, onRetry }) {
     Object.assign(this, { log, scroller, empty, resume, loading, logoUrl, onChoice, onRetry });
     this.streaming = null; // {el, body, text, intent, frame}
+    this.connected = false; // a message on its way is "Sending…" when true, else "Not sent yet"
     this.log.addEventListener("click", (event) => this.clicked(event));
     this.log.addEventListener("keydown", (event) => this.keyed(event));
     this.resume.addEventListener("click", (event) => this.clicked(event));
@@ -224,7 +226,7 @@ export class Transcript {
     el.dataset.clientId = clientMessageId;
     el.dataset.content = content; // for "Retry"
     el.classList.add("is-pending");
-    el.querySelector(".msg-meta").replaceChildren(sendingState());
+    el.querySelector(".msg-meta").replaceChildren(this.pendingState());
     this.hideResume();
     this.log.append(el);
     this.refreshEmpty();
@@ -268,7 +270,26 @@ export class Transcript {
     if (!el) return;
     el.classList.remove("is-failed");
     el.classList.add("is-pending");
-    el.querySelector(".msg-meta").replaceChildren(sendingState());
+    el.querySelector(".msg-meta").replaceChildren(this.pendingState());
+  }
+
+  /** The socket is ready (the messages on their way are being sent) or not (they wait). */
+  setConnected(connected) {
+    if (this.connected === connected) return;
+    this.connected = connected;
+    for (const el of this.log.querySelectorAll(".msg-user.is-pending")) {
+      el.querySelector(".msg-meta").replaceChildren(this.pendingState());
+    }
+  }
+
+  pendingState() {
+    if (this.connected) return h("span", { class: "msg-state" }, icon("clock", 12), "Sending…");
+    return h(
+      "span",
+      { class: "msg-state msg-state-queued", title: "Kept in this browser until it is sent" },
+      icon("clock", 12),
+      "Not sent yet · sends when connected",
+    );
   }
 
   // --- the answer streaming in ----------------------------------------------------------------
@@ -393,64 +414,11 @@ export class Transcript {
   // --- where you left off --------------------------------------------------------------------
 
   showResume(state) {
-    const wizard = state?.wizard;
-    const options = Array.isArray(state?.options) ? state.options : [];
-    if (!wizard && !options.length) {
+    const card = resumeCard(state, () => this.hideResume());
+    if (!card) {
       this.hideResume();
       return;
     }
-    const gathered = Array.isArray(wizard?.gathered) ? wizard.gathered : [];
-    const card = h(
-      "section",
-      { class: "resume-card", "aria-labelledby": "resume-title" },
-      h(
-        "div",
-        { class: "resume-head" },
-        h("span", { class: "resume-kicker" }, icon("bookmark", 14), "Where you left off"),
-        h(
-          "button",
-          {
-            type: "button",
-            class: "icon-button",
-            "aria-label": "Dismiss",
-            title: "Dismiss",
-            onclick: () => this.hideResume(),
-          },
-          icon("close", 14),
-        ),
-      ),
-      h("h2", { id: "resume-title", class: "resume-title", text: wizard?.title || "Pick one to carry on" }),
-      gathered.length
-        ? h(
-            "dl",
-            { class: "resume-gathered" },
-            gathered.map((item) =>
-              h(
-                "div",
-                { class: "resume-field" },
-                h("dt", { text: item.label || item.field }),
-                h("dd", { text: item.value }),
-              ),
-            ),
-          )
-        : null,
-      wizard?.question ? h("p", { class: "resume-question", text: wizard.question }) : null,
-      options.length
-        ? h(
-            "div",
-            { class: "resume-options", role: "group", "aria-label": "Options" },
-            options.map((option) =>
-              h(
-                "button",
-                { type: "button", class: "option-button", dataset: { choice: String(option.n) } },
-                h("span", { class: "option-number", text: String(option.n) }),
-                h("span", { class: "option-label", text: option.label }),
-                icon("arrow", 14),
-              ),
-            ),
-          )
-        : null,
-    );
     this.resume.replaceChildren(card);
     this.resume.hidden = false;
     this.refreshEmpty();
@@ -472,10 +440,6 @@ export class Transcript {
   scrollToEnd() {
     this.scroller.scrollTop = this.scroller.scrollHeight;
   }
-}
-
-function sendingState() {
-  return h("span", { class: "msg-state" }, icon("clock", 12), "Sending…");
 }
 
 function badge(intent) {
