@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+import itertools
 from collections.abc import Sequence
 
 from django.utils.text import slugify
@@ -52,7 +52,8 @@ def agent_get_or_none(*, tenant: Tenant, agent_id: str) -> Agent | None:
 
 def agent_find(*, tenant: Tenant, reference: str) -> Agent | None:
     """The agent a user named, however written ("Notion Reporter", "@notion_reporter")."""
-    slug = agent_name(re.sub(r"[_\s]+", "-", reference.strip().lstrip("@")))
+    runs = itertools.groupby(reference.strip().lstrip("@"), lambda ch: ch == "_" or ch.isspace())
+    slug = agent_name("".join("-" if gap else "".join(run) for gap, run in runs))
     if not slug:
         return None
     # One query; a name the admin stored with capitals ("Lieferanten-Check") is still that

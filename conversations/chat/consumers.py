@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import re
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -54,7 +53,6 @@ HISTORY_ON_CONNECT = 50
 QUEUED_MESSAGES = 10  # sent while a turn runs; more is "busy"
 WINDOW_TTL_S = 120  # a minute's shared counters outlive their minute, then go
 LAYER_RETRY_MIN_S, LAYER_RETRY_MAX_S = 0.2, 2.0  # while the channel layer is unreachable
-_ID = re.compile(r"[0-9A-Za-z]{1,26}")
 # Close codes of the contract, all in the application range: Autobahn refuses to let an
 # application send the protocol's own codes (1009 "too big", 1013 "try again later") and
 # raises instead, which Channels turns into a 1011 and a traceback.
@@ -202,7 +200,9 @@ class ChatConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json(ready)
 
     async def _conversation(self, conversation_id: str) -> Conversation | None:
-        if not _ID.fullmatch(conversation_id):
+        if not (
+            len(conversation_id) <= 26 and conversation_id.isascii() and conversation_id.isalnum()
+        ):
             return None
         try:
             return await selectors.aconversation_get(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
 import logging
-import re
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +15,6 @@ from conversations.store.services import PendingMessage
 logger = logging.getLogger("omniforge.chat")
 
 CHUNK_CHARS = 80
-_CHUNK_RE = re.compile(r"\S+\s*|\s+")
 
 
 class ChatError(Exception):
@@ -52,11 +51,19 @@ def message_dict(message: Message | PendingMessage, conversation_id: str) -> dic
     }
 
 
+def _words_with_spaces(text: str) -> list[str]:
+    """Each word with the spaces after it (and the spaces the text starts with, alone)."""
+    runs = ["".join(run) for _, run in itertools.groupby(text, str.isspace)]
+    lead = runs[:1] if runs and runs[0].isspace() else []
+    rest = runs[len(lead) :]
+    return lead + ["".join(rest[i : i + 2]) for i in range(0, len(rest), 2)]
+
+
 def chunks_of(text: str, size: int = CHUNK_CHARS) -> list[str]:
     """The reply in pieces of about ``size`` characters, split between words."""
     pieces: list[str] = []
     current = ""
-    for token in _CHUNK_RE.findall(text):
+    for token in _words_with_spaces(text):
         if current and len(current) + len(token) > size:
             pieces.append(current)
             current = ""

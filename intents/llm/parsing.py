@@ -17,9 +17,10 @@ Decisions a reader could question:
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-import re
+import string
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -39,8 +40,7 @@ INVALID_ACTION_CONFIDENCE_CAP = 0.5
 
 _ACTIONS = {a.value: a for a in ActionType}
 _WORDY_CONFIDENCE = {"very high": 0.95, "high": 0.9, "medium": 0.6, "low": 0.3, "very low": 0.1}
-_WHITESPACE = re.compile(r"\s+")
-_FENCE = re.compile(r"```[a-zA-Z0-9_-]*")
+_FENCE_TAG = string.ascii_letters + string.digits + "_-"  # "```json": the fence and its tag
 
 
 class UnparseableOutput(ValueError):
@@ -138,7 +138,8 @@ def _find_object(text: str) -> dict[str, Any] | None:
 
 
 def _candidates(text: str) -> Iterator[dict[str, Any]]:
-    stripped = _FENCE.sub("", text).strip()
+    parts = text.split("```")
+    stripped = (parts[0] + "".join(part.lstrip(_FENCE_TAG) for part in parts[1:])).strip()
     whole = _decode(stripped)
     if isinstance(whole, dict):
         yield whole
@@ -169,7 +170,8 @@ def _normalise_label(value: Any) -> str:
     label = value.strip().lower()
     # Models sometimes echo an enum repr ("ActionType.CREATE_AGENT") or a spaced label.
     label = label.rsplit(".", 1)[-1]
-    return re.sub(r"[\s-]+", "_", label)
+    runs = itertools.groupby(label, key=lambda ch: ch.isspace() or ch == "-")
+    return "".join("_" if gap else "".join(run) for gap, run in runs)
 
 
 def _action(value: Any) -> tuple[ActionType, bool]:
@@ -216,7 +218,7 @@ def _boolean(value: Any) -> bool:
 def _short_text(value: Any, limit: int) -> str:
     if isinstance(value, bool) or not isinstance(value, str | int | float):
         return ""
-    text = _WHITESPACE.sub(" ", str(value)).strip()
+    text = " ".join(str(value).split())
     if len(text) > limit:
         text = text[: limit - 1].rstrip() + "…"
     return text

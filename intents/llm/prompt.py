@@ -38,7 +38,6 @@ MAX_MESSAGE_CHARS = 4_000
 
 _TAGS = ("user_message", "agents", "context")
 _TAG_OPENING = re.compile(r"<(?=\s*/?\s*(?:" + "|".join(_TAGS) + r")\b)", re.IGNORECASE)
-_WHITESPACE = re.compile(r"\s+")
 
 SYSTEM_PROMPT = """\
 You are the intent classifier of OmniForge, a platform where people build and run AI agents.
@@ -184,7 +183,7 @@ def _clip(text: str, limit: int, *, flatten: bool = True) -> str:
     """Shorten to `limit` characters, keeping the head and the tail (where questions end)."""
     text = str(text)
     if flatten:
-        text = _WHITESPACE.sub(" ", text).strip()
+        text = " ".join(text.split())
     if len(text) <= limit:
         return text
     head = limit * 2 // 5
