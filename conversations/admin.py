@@ -19,6 +19,7 @@ from django.utils import timezone
 from django.utils.functional import cached_property
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString
+from rest_framework.authtoken.models import TokenProxy
 
 from conversations.agents.schedules import schedule_clean
 from conversations.agents.services import agent_update
@@ -370,6 +371,11 @@ class ApiTokenAdmin(TenantScopedAdmin):
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         self.message_user(request, f"{count} token(s) revoked.")
 
+
+# DRF's plaintext tokens are not used (migration 0004 hashed them into API tokens): their page
+# would only invite keys that never authenticate.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 # The runs' pages (registered on import: Django discovers this module only).
 import conversations.runs.admin  # noqa: E402, F401

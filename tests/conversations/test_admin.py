@@ -157,3 +157,14 @@ def test_a_member_cannot_pause_agents_from_the_admin(world: World) -> None:
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     agent.refresh_from_db()
     assert not agent.paused
+
+
+def test_api_tokens_are_spelled_so_and_drf_s_unused_tokens_page_is_gone(
+    world: World, superuser: Any
+) -> None:
+    index = login(superuser).get("/admin/").content.decode()
+    assert ">API tokens</a>" in index and "Api tokens" not in index
+    assert "/admin/authtoken/" not in index
+    assert login(superuser).get("/admin/authtoken/tokenproxy/").status_code == 404
+    tokens = login(world.admin_a).get("/admin/conversations/apitoken/").content.decode()
+    assert "Select API token to change" in tokens
