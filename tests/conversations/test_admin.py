@@ -1,8 +1,10 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.test import Client
 
 from conversations.models import Agent, Conversation, TranscriptView
@@ -157,6 +159,25 @@ def test_a_member_cannot_pause_agents_from_the_admin(world: World) -> None:
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     agent.refresh_from_db()
     assert not agent.paused
+
+
+def test_the_console_wears_the_product_name_logo_and_colours_signed_in_or_not(
+    world: World, superuser: Any
+) -> None:
+    for page in (
+        Client().get("/admin/login/").content.decode(),
+        login(superuser).get("/admin/").content.decode(),
+        login(world.admin_a).get("/admin/conversations/agent/").content.decode(),
+    ):
+        assert "<title>" in page and "| OmniForge console</title>" in page
+        assert 'class="console-brand"' in page and "OmniForge console</span>" in page
+        assert "/static/chat/img/logo.svg" in page
+        assert "/static/chat/css/admin.css" in page
+        assert "Django administration" not in page
+    found = finders.find("chat/css/admin.css")
+    assert isinstance(found, str)
+    css = Path(found).read_text()
+    assert "--header-bg:" in css and "--primary: #5b5bd6;" in css  # the chat's accent
 
 
 def test_api_tokens_are_spelled_so_and_drf_s_unused_tokens_page_is_gone(
