@@ -6,6 +6,7 @@ from typing import Any
 import pytest
 from django.contrib.staticfiles import finders
 from django.test import Client
+from django.utils import timezone
 
 from conversations.models import Agent, Conversation, TranscriptView
 from conversations.store import services
@@ -189,3 +190,30 @@ def test_api_tokens_are_spelled_so_and_drf_s_unused_tokens_page_is_gone(
     assert login(superuser).get("/admin/authtoken/tokenproxy/").status_code == 404
     tokens = login(world.admin_a).get("/admin/conversations/apitoken/").content.decode()
     assert "Select API token to change" in tokens
+
+
+def test_changelist_columns_fit_names_wrap_and_tenant_admins_lose_the_tenant_column(
+    world: World, superuser: Any
+) -> None:
+    long = user_add(tenant=world.tenant_a, username="ada.lovelace@example.com").user
+    services.conversation_create(tenant=world.tenant_a, user=long, title="Long names")
+    url = "/admin/conversations/conversation/"
+    everyone = login(superuser).get(url).content.decode()
+    own = login(world.admin_a).get(url).content.decode()
+    for page in (everyone, own):
+        # The username may break before the "@" and after a dot; nothing of it is dropped.
+        assert "ada.<wbr>lovelace<wbr>@example.<wbr>com" in page
+        assert 'class="sortable column-user' in page  # still sorted by username
+        assert 'class="sortable column-message_total' in page and ">Messages<" in page
+    assert 'column-tenant"' in everyone or "column-tenant " in everyone
+    assert "column-tenant" not in own  # one tenant: its name on every row said nothing
+    when = timezone.now().strftime("%Y-%m-%d")
+    assert f'<td class="field-updated_at nowrap">{when} ' in own  # 2026-11-28 09:05
+
+
+def test_a_username_is_escaped_where_it_may_wrap(world: World, superuser: Any) -> None:
+    odd = user_add(tenant=world.tenant_a, username="<b>x</b>@example.com").user
+    services.conversation_create(tenant=world.tenant_a, user=odd, title="Odd name")
+    page = login(superuser).get("/admin/conversations/conversation/").content.decode()
+    assert "&lt;b&gt;x&lt;/b&gt;<wbr>@example.<wbr>com" in page
+    assert "<b>x</b>" not in page
