@@ -385,6 +385,8 @@ LANGUAGE_CODE = "en-us"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# The admin's dates: 2026-11-28 09:05 rather than "Nov. 28, 2026, 9:05 a.m." (config/formats/).
+FORMAT_MODULE_PATH = ["config.formats"]
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 # WhiteNoise serves /static/ from this process. After `manage.py collectstatic` it serves the

@@ -6,6 +6,7 @@ tenant's rows, list filters and counts included. Conversations and messages are 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -17,8 +18,9 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import cached_property
-from django.utils.html import format_html, format_html_join
-from django.utils.safestring import SafeString
+from django.utils.html import escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
+from rest_framework.authtoken.models import TokenProxy
 
 from conversations.agents.schedules import schedule_clean
 from conversations.agents.services import agent_update
@@ -51,6 +53,24 @@ def is_tenant_admin(request: HttpRequest) -> bool:
     return tenant_of_admin(request) is not None
 
 
+def user_column(field: str, description: str) -> Callable[[Any], str]:
+    """A changelist column naming the user in ``field``, sortable by username. An e-mail used
+    as a username may break before its "@" and after a dot, instead of widening the column
+    until the next columns are pushed out of view (docs/OPERATIONS.md, "The console")."""
+
+    @admin.display(description=description, ordering=f"{field}__username")
+    def column(obj: Any) -> str:
+        user = getattr(obj, field)
+        if user is None:
+            return "-"  # the changelist's empty value
+        # Escaping writes no "@" and no ".", so the breaks go in after it.
+        escaped = escape(user.get_username())
+        return mark_safe(escaped.replace("@", "<wbr>@").replace(".", ".<wbr>"))  # noqa: S308
+
+    column.__name__ = field  # the cells keep their class: field-<field>
+    return column
+
+
 class CappedCountPaginator(Paginator):
     """Counts at most COUNT_CAP rows: a full COUNT(*) over millions of messages is the slow part."""
 
@@ -75,6 +95,14 @@ class TenantScopedAdmin(admin.ModelAdmin):
         if isinstance(qs, TenantQuerySet):
             return qs.for_tenant(tenant)
         return qs.filter(**{self.tenant_field: tenant.pk})
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        """A tenant admin sees one tenant: its name on every row says nothing, and the column
+        goes (unless it names the row: the first column is the link to it)."""
+        columns = super().get_list_display(request)
+        if request.user.is_superuser:
+            return columns
+        return (columns[0], *(c for c in columns[1:] if c != "tenant"))
 
     def has_module_permission(self, request: HttpRequest) -> bool:
         return request.user.is_superuser or is_tenant_admin(request)
@@ -107,7 +135,7 @@ class TenantAdmin(TenantScopedAdmin):
 
 @admin.register(Membership)
 class MembershipAdmin(TenantScopedAdmin):
-    list_display = ("user", "tenant", "role", "created_at")
+    list_display = (user_column("user", "user"), "tenant", "role", "created_at")
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "role")
     list_select_related = ("user", "tenant")
     search_fields = ("user__username",)
@@ -193,7 +221,14 @@ class AgentScheduleForm(forms.ModelForm):
 
 @admin.register(Conversation)
 class ConversationAdmin(TenantScopedAdmin):
-    list_display = ("id", "title", "tenant", "user", "message_count", "updated_at")
+    list_display = (
+        "id",
+        "title",
+        "tenant",
+        user_column("user", "user"),
+        "message_total",
+        "updated_at",
+    )
     list_filter = (
         ("tenant", admin.RelatedOnlyFieldListFilter),
         ("user", admin.RelatedOnlyFieldListFilter),
@@ -224,6 +259,10 @@ class ConversationAdmin(TenantScopedAdmin):
             if conversation is not None:
                 transcript_view_record(conversation=conversation, viewer=request.user)
         return response
+
+    @admin.display(description="messages", ordering="message_count")
+    def message_total(self, obj: Conversation) -> int:
+        return obj.message_count
 
     @admin.display(description="Transcript")
     def transcript(self, obj: Conversation) -> SafeString:
@@ -355,7 +394,14 @@ class ApiTokenAdmin(TenantScopedAdmin):
     """Tokens by their first characters: the key itself is never stored, so never shown."""
 
     tenant_field = "user__membership__tenant"
-    list_display = ("prefix", "user", "created_at", "last_used_at", "revoked_at")
+    list_display = (
+        "prefix",
+        user_column("user", "user"),
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
+    list_select_related = ("user",)
     list_filter = ("revoked_at",)
     search_fields = ("prefix", "user__username")
     exclude = ("digest",)
@@ -370,6 +416,11 @@ class ApiTokenAdmin(TenantScopedAdmin):
         count = queryset.filter(revoked_at__isnull=True).update(revoked_at=timezone.now())
         self.message_user(request, f"{count} token(s) revoked.")
 
+
+# DRF's plaintext tokens are not used (migration 0004 hashed them into API tokens): their page
+# would only invite keys that never authenticate.
+if admin.site.is_registered(TokenProxy):
+    admin.site.unregister(TokenProxy)
 
 # The runs' pages (registered on import: Django discovers this module only).
 import conversations.runs.admin  # noqa: E402, F401

@@ -14,11 +14,11 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.urls import URLPattern, path, reverse
-from django.utils.html import format_html
-from django.utils.safestring import SafeString
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.views.decorators.http import require_POST
 
-from conversations.admin import TenantScopedAdmin
+from conversations.admin import TenantScopedAdmin, user_column
 from skill_sessions import services
 from skill_sessions.context import UnreadableContext, context_loads
 from skill_sessions.models import RetentionRun, Skill, SkillCreationSession
@@ -27,7 +27,10 @@ from skill_sessions.retention import retention_run
 
 @admin.register(SkillCreationSession)
 class SkillCreationSessionAdmin(TenantScopedAdmin):
-    list_display = ("session_id", "tenant", "user", "state", "status", "skill_name", "updated_at")
+    list_display = (
+        "session_id", "tenant", user_column("user", "user"), "state_name", "status", "skill_name",
+        "updated_at",
+    )  # fmt: skip
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "status", "state")
     list_select_related = ("tenant", "user")
     search_fields = ("session_id", "skill_name")
@@ -38,6 +41,12 @@ class SkillCreationSessionAdmin(TenantScopedAdmin):
         "document",
     )  # fmt: skip
     actions = ("mark_abandoned", "soft_delete")
+
+    @admin.display(description="state", ordering="state")
+    def state_name(self, obj: SkillCreationSession) -> SafeString:
+        """The state as stored, which may break after an underscore in a narrow column."""
+        parts = ((part,) for part in obj.state.split("_"))
+        return format_html_join(mark_safe("_<wbr>"), "{}", parts)
 
     @admin.display(description="context (read-only)")
     def document(self, obj: SkillCreationSession) -> SafeString:
@@ -64,7 +73,7 @@ class SkillCreationSessionAdmin(TenantScopedAdmin):
 
 @admin.register(Skill)
 class SkillAdmin(TenantScopedAdmin):
-    list_display = ("name", "tenant", "created_by", "created_at")
+    list_display = ("name", "tenant", user_column("created_by", "created by"), "created_at")
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter),)
     list_select_related = ("tenant", "created_by")
     search_fields = ("name",)  # descriptions are encrypted

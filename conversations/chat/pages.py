@@ -22,7 +22,7 @@ def chat_page(request: HttpRequest, conversation_id: str | None = None) -> HttpR
     first message, never from a page visit."""
     membership = membership_of(request.user)
     if membership is None or not isinstance(request.user, User):
-        raise Http404("Your account does not belong to a tenant.")
+        return no_workspace_page(request)
     if conversation_id is not None:
         try:
             selectors.conversation_get(
@@ -41,3 +41,10 @@ def chat_page(request: HttpRequest, conversation_id: str | None = None) -> HttpR
             "message_max_chars": settings.OMNIFORGE_MESSAGE_MAX_CHARS,
         },
     )
+
+
+def no_workspace_page(request: HttpRequest) -> HttpResponse:
+    """What a signed-in account outside every tenant can do: a superuser opens the console (200),
+    anyone else asks their workspace admin (403). Names nothing but the account itself."""
+    superuser = bool(request.user.is_superuser)
+    return render(request, "chat/no_workspace.html", status=200 if superuser else 403)

@@ -11,7 +11,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Model, QuerySet
 from django.http import HttpRequest
 
-from conversations.admin import TenantScopedAdmin, is_tenant_admin, tenant_of_admin
+from conversations.admin import TenantScopedAdmin, is_tenant_admin, tenant_of_admin, user_column
 from conversations.models import AgentRun, AgentRunEvent, RuntimeConnection
 from conversations.runs.runtime import runtime_credentials_rotate, runtime_url_clean
 from conversations.runs.services import run_request, runs_release_waiting
@@ -20,7 +20,7 @@ from conversations.runs.services import run_request, runs_release_waiting
 def _seconds(start: datetime | None, end: datetime | None) -> str:
     if start is None or end is None:
         return "-"
-    return f"{(end - start).total_seconds():.1f} s"
+    return f"{(end - start).total_seconds():.1f}\N{NO-BREAK SPACE}s"  # one line, unit and all
 
 
 class RunEventInline(admin.TabularInline):
@@ -48,7 +48,8 @@ class RunEventInline(admin.TabularInline):
 @admin.register(AgentRun)
 class AgentRunAdmin(TenantScopedAdmin):
     list_display = (
-        "requested_at", "agent", "trigger", "status", "waited", "ran", "requested_by", "tenant",
+        "requested_at", "agent", "trigger", "status", "waited", "ran",
+        user_column("requested_by", "requested by"), "tenant",
     )  # fmt: skip
     list_filter = (("tenant", admin.RelatedOnlyFieldListFilter), "status", "trigger")
     list_select_related = ("agent", "requested_by", "tenant")

@@ -1,9 +1,12 @@
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
+from django.contrib.staticfiles import finders
 from django.test import Client
+from django.utils import timezone
 
 from conversations.models import Agent, Conversation, TranscriptView
 from conversations.store import services
@@ -157,3 +160,60 @@ def test_a_member_cannot_pause_agents_from_the_admin(world: World) -> None:
     assert response.status_code == 302 and "/admin/login/" in response["Location"]
     agent.refresh_from_db()
     assert not agent.paused
+
+
+def test_the_console_wears_the_product_name_logo_and_colours_signed_in_or_not(
+    world: World, superuser: Any
+) -> None:
+    for page in (
+        Client().get("/admin/login/").content.decode(),
+        login(superuser).get("/admin/").content.decode(),
+        login(world.admin_a).get("/admin/conversations/agent/").content.decode(),
+    ):
+        assert "<title>" in page and "| OmniForge console</title>" in page
+        assert 'class="console-brand"' in page and "OmniForge console</span>" in page
+        assert "/static/chat/img/logo.svg" in page
+        assert "/static/chat/css/admin.css" in page
+        assert "Django administration" not in page
+    found = finders.find("chat/css/admin.css")
+    assert isinstance(found, str)
+    css = Path(found).read_text()
+    assert "--header-bg:" in css and "--primary: #5b5bd6;" in css  # the chat's accent
+
+
+def test_api_tokens_are_spelled_so_and_drf_s_unused_tokens_page_is_gone(
+    world: World, superuser: Any
+) -> None:
+    index = login(superuser).get("/admin/").content.decode()
+    assert ">API tokens</a>" in index and "Api tokens" not in index
+    assert "/admin/authtoken/" not in index
+    assert login(superuser).get("/admin/authtoken/tokenproxy/").status_code == 404
+    tokens = login(world.admin_a).get("/admin/conversations/apitoken/").content.decode()
+    assert "Select API token to change" in tokens
+
+
+def test_changelist_columns_fit_names_wrap_and_tenant_admins_lose_the_tenant_column(
+    world: World, superuser: Any
+) -> None:
+    long = user_add(tenant=world.tenant_a, username="ada.lovelace@example.com").user
+    services.conversation_create(tenant=world.tenant_a, user=long, title="Long names")
+    url = "/admin/conversations/conversation/"
+    everyone = login(superuser).get(url).content.decode()
+    own = login(world.admin_a).get(url).content.decode()
+    for page in (everyone, own):
+        # The username may break before the "@" and after a dot; nothing of it is dropped.
+        assert "ada.<wbr>lovelace<wbr>@example.<wbr>com" in page
+        assert 'class="sortable column-user' in page  # still sorted by username
+        assert 'class="sortable column-message_total' in page and ">Messages<" in page
+    assert 'column-tenant"' in everyone or "column-tenant " in everyone
+    assert "column-tenant" not in own  # one tenant: its name on every row said nothing
+    when = timezone.now().strftime("%Y-%m-%d")
+    assert f'<td class="field-updated_at nowrap">{when} ' in own  # 2026-11-28 09:05
+
+
+def test_a_username_is_escaped_where_it_may_wrap(world: World, superuser: Any) -> None:
+    odd = user_add(tenant=world.tenant_a, username="<b>x</b>@example.com").user
+    services.conversation_create(tenant=world.tenant_a, user=odd, title="Odd name")
+    page = login(superuser).get("/admin/conversations/conversation/").content.decode()
+    assert "&lt;b&gt;x&lt;/b&gt;<wbr>@example.<wbr>com" in page
+    assert "<b>x</b>" not in page

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -52,3 +54,58 @@ def test_the_admin_is_branded_and_view_site_opens_the_chat(world: World) -> None
     page = admin.get("/admin/").content.decode()
     assert "OmniForge console" in page
     assert 'href="/"' in page
+
+
+@pytest.fixture
+def root(django_user_model: Any) -> Any:
+    return django_user_model.objects.create_superuser("root", "root@example.com", "pw-root-1")
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_superuser_without_a_tenant_is_sent_to_the_console(
+    world: World, root: Any, settings: Any, debug: bool
+) -> None:
+    settings.DEBUG = debug
+    for url in ("/", "/c/01ARZ3NDEKTSV4RRFFQ69G5FAV/"):
+        response = signed_in(root).get(url)
+        assert response.status_code == 200
+        assert response.templates[0].name == "chat/no_workspace.html"
+        page = response.content.decode()
+        assert "This account has no workspace" in page
+        assert 'href="/admin/"' in page and "Open the console" in page
+        assert "add_user" in page and "Sign out" in page
+        _tells_nothing_of_the_tenants(page, world)
+
+
+@pytest.mark.parametrize("debug", [True, False])
+def test_a_user_without_a_tenant_is_told_to_ask_their_workspace_admin(
+    world: World, django_user_model: Any, settings: Any, debug: bool
+) -> None:
+    settings.DEBUG = debug
+    stray = django_user_model.objects.create_user("stray", password="pw-stray-1")
+    stray.is_staff = True  # staff, but in no tenant: the console shows them nothing either
+    stray.save()
+    response = signed_in(stray).get("/")
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "You are not in a workspace yet" in page
+    assert "Ask your workspace admin to add you" in page
+    assert "/admin/" not in page and "add_user" not in page
+    assert 'href="/static/chat/css/app.css"' in page  # the product's page, not Django's
+    _tells_nothing_of_the_tenants(page, world)
+
+
+def _tells_nothing_of_the_tenants(page: str, world: World) -> None:
+    for tenant in (world.tenant_a, world.tenant_b):
+        assert tenant.slug not in page and tenant.name not in page
+    for user in (world.owner, world.outsider, world.admin_a):
+        assert user.get_username() not in page
+    assert "Traceback" not in page and "DEBUG" not in page and "does not belong" not in page
+
+
+def test_a_member_still_gets_the_chat_and_a_tenant_admin_too(world: World) -> None:
+    for user in (world.owner, world.admin_a):
+        response = signed_in(user).get("/")
+        assert response.status_code == 200
+        assert response.templates[0].name == "chat/index.html"
+        assert b'id="composer"' in response.content
